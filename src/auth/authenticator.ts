@@ -1,0 +1,96 @@
+/**
+ * Key verification: hash the key, then ask an in-process LRU, then the shared verdict store,
+ * then the backend (by hash: the raw key never leaves this process). Each layer keeps a verdict
+ * only for what is left of the revocation window, measured from when the backend gave it.
+ */
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { UpstreamClient, CallContext } from '../upstream/client.ts';
+import { ApiKeyVerdict, UpstreamErrCode } from '../upstream/internal-api.ts';
+import { hasUpstreamCode } from '../upstream/errors.ts';
+import type { Caller, Scope } from './caller.ts';
+import { unauthorized } from './challenge.ts';
+import type { Verdict, VerdictStore } from './verdict-store.ts';
+
+export interface AuthenticatorOptions {
+  upstream: Pick<UpstreamClient, 'call'>;
+  shared: VerdictStore;
+  /** Revocation window: the longest any layer may keep a verdict. */
+  ttlMs: number;
+  /** Shorter life for "no such key", so a key created a moment ago works soon. */
+  negativeTtlMs: number;
+  maxEntries: number;
+  now?: () => number;
+}
+
+export function hashKey(rawKey: string): string {
+  return createHash('sha256').update(rawKey, 'utf8').digest('hex');
+}
+
+export class KeyAuthenticator {
+  readonly #opts: AuthenticatorOptions;
+  readonly #now: () => number;
+  readonly #local: LRUCache<string, Verdict, CallContext>;
+
+  constructor(opts: AuthenticatorOptions) {
+    this.#opts = opts;
+    this.#now = opts.now ?? Date.now;
+    this.#local = new LRUCache<string, Verdict, CallContext>({
+      max: opts.maxEntries,
+      ttl: Math.max(1, opts.ttlMs),
+      // One backend call per key hash at a time, however many requests arrive together.
+      fetchMethod: async (keyHash, _stale, { options, context }) => {
+        const verdict = await this.#load(keyHash, context);
+        options.ttl = this.#remainingMs(verdict);
+        return verdict;
+      },
+    });
+  }
+
+  /** Resolve a well-formed raw key to its owner, or throw 401 UNAUTHORIZED. */
+  async authenticate(rawKey: string, ctx: CallContext): Promise<Caller> {
+    const keyHash = hashKey(rawKey);
+    let verdict = await this.#local.fetch(keyHash, { context: ctx });
+    if (verdict !== undefined && this.#remainingMs(verdict) <= 0) {
+      this.#local.delete(keyHash);
+      verdict = await this.#local.fetch(keyHash, { context: ctx });
+    }
+    if (verdict === undefined || !verdict.valid) throw unauthorized(true);
+    // A key may expire inside the cache window; its expiry is checked on every use.
+    if (verdict.expiresAt !== null && verdict.expiresAt <= this.#now()) throw unauthorized(true);
+    return { userId: verdict.userId, keyId: verdict.keyId, keyHash, scopes: new Set(verdict.scopes) };
+  }
+
+  async #load(keyHash: string, ctx: CallContext): Promise<Verdict> {
+    const shared = await this.#opts.shared.get(keyHash);
+    if (shared !== undefined && this.#remainingMs(shared) > 0) return shared;
+    const verdict = await this.#ask(keyHash, ctx);
+    await this.#opts.shared.set(keyHash, verdict, this.#remainingMs(verdict));
+    return verdict;
+  }
+
+  async #ask(keyHash: string, ctx: CallContext): Promise<Verdict> {
+    const checkedAt = this.#now();
+    try {
+      const v = await this.#opts.upstream.call(ctx, {
+        method: 'POST',
+        path: '/internal/auth/api-keys/verify',
+        body: { keyHash },
+        schema: ApiKeyVerdict,
+      });
+      const expired = v.expiresAt !== null && v.expiresAt <= checkedAt;
+      if (v.state !== 'ACTIVE' || expired) return { valid: false, checkedAt };
+      const scopes: Scope[] = v.scopes.includes('WRITE') ? ['read', 'write'] : ['read'];
+      return { valid: true, userId: v.userId, keyId: v.keyId, scopes, expiresAt: v.expiresAt, checkedAt };
+    } catch (err) {
+      if (hasUpstreamCode(err, UpstreamErrCode.API_KEY_NOT_FOUND)) return { valid: false, checkedAt };
+      throw err;
+    }
+  }
+
+  #remainingMs(v: Verdict): number {
+    const window = v.valid ? this.#opts.ttlMs : Math.min(this.#opts.ttlMs, this.#opts.negativeTtlMs);
+    return v.checkedAt + window - this.#now();
+  }
+}
+

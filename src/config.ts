@@ -1,0 +1,85 @@
+/**
+ * Configuration: one zod schema of the environment, validated once at start-up. The README's
+ * configuration table lists the same variables; a test keeps the two in step.
+ */
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveMs = z.coerce.number().int().positive();
+const onOff = z.enum(['on', 'off']);
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((s) => (s === '' ? undefined : s))
+  .pipe(z.url().optional())
+  .optional();
+
+export const ConfigSchema = z
+  .object({
+    NODE_ENV: z.string().default('development'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: port.default(8080),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Base of every resource's human-visitable `url`. */
+    PUBLIC_WEB_URL: z.url().default('https://sandbox.openpm.example'),
+    /** Fastify trustProxy: `false`, `true`, or a comma-separated list of addresses/CIDRs. */
+    TRUST_PROXY: z.string().default('false'),
+
+    /** The backend's internal API. Unset: the built-in sandbox backend is started in-process. */
+    UPSTREAM_URL: optionalUrl,
+    UPSTREAM_SERVICE_TOKEN: z.string().min(1).optional(),
+    UPSTREAM_CONNECT_TIMEOUT_MS: positiveMs.default(1_000),
+    /** Whole-call budget for one upstream request (headers and body). */
+    UPSTREAM_TIMEOUT_MS: positiveMs.default(5_000),
+    UPSTREAM_CONNECTIONS: z.coerce.number().int().positive().default(64),
+    UPSTREAM_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+    /** Port of the in-process sandbox backend (0 = any free port). */
+    SANDBOX_PORT: port.default(0),
+
+    /** Shared state of a fleet of replicas. Unset: in-memory stores (one process only). */
+    REDIS_URL: optionalUrl,
+    REDIS_KEY_PREFIX: z.string().default('openpm:'),
+    REDIS_COMMAND_TIMEOUT_MS: positiveMs.default(250),
+
+    /** Lifetime of a cached key verdict; the revocation window, so never above 60 s. */
+    KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(60),
+    /** Lifetime of a cached "unknown key" verdict, so freshly created keys work quickly. */
+    KEY_CACHE_NEGATIVE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+    KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(10_000),
+
+    KILL_SWITCH: onOff.default('off'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.UPSTREAM_URL !== undefined && c.UPSTREAM_SERVICE_TOKEN === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['UPSTREAM_SERVICE_TOKEN'], message: 'required when UPSTREAM_URL is set' });
+    }
+  });
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parse the environment; throws a ConfigError naming every bad variable (never their values). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = ConfigSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** Config for tests and embedding: defaults plus overrides, validated the same way. */
+export function configFrom(overrides: Partial<Record<keyof Config, string | number>>): Config {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) env[k] = String(v);
+  return loadConfig(env);
+}
+
+export function parseTrustProxy(value: string): boolean | string[] {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}

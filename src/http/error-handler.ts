@@ -1,0 +1,57 @@
+/**
+ * Every error Fastify can raise, and every error a route throws, leaves as the contract's
+ * envelope with a code from the closed set: unknown routes, bad JSON, oversized bodies, schema
+ * failures and bugs alike. A stack trace or a library's own message never reaches a caller.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error.ts';
+
+/** Map any thrown value to an ApiError; unknown ones are bugs and become INTERNAL. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as Partial<FastifyError> | undefined;
+  switch (e?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('INVALID_ARGUMENT', { status: 413, message: 'The request body exceeds 16 KiB.', details: { field: 'body' } });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('INVALID_ARGUMENT', { message: 'The request body is not valid JSON.', details: { field: 'body' } });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('INVALID_ARGUMENT', {
+        status: 415,
+        message: 'Request bodies must be JSON (Content-Type: application/json).',
+        details: { field: 'content-type' },
+      });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('INVALID_ARGUMENT', { message: 'The Content-Length header does not match the body.', details: { field: 'body' } });
+    default:
+      break;
+  }
+  // Body parse errors raised by Node's JSON.parse inside Fastify's parser carry a 400 status.
+  if (e?.statusCode === 400 && err instanceof SyntaxError) {
+    return new ApiError('INVALID_ARGUMENT', { message: 'The request body is not valid JSON.', details: { field: 'body' } });
+  }
+  if (e?.statusCode === 404) return new ApiError('NOT_FOUND');
+  return new ApiError('INTERNAL', { cause: err });
+}
+
+export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  return reply.code(err.status).type('application/json; charset=utf-8').send(err.toEnvelope());
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(err);
+    if (apiError.code === 'INTERNAL') {
+      request.log.error({ err: apiError.cause ?? err }, 'request failed');
+    } else if (apiError.status >= 500) {
+      request.log.warn({ code: apiError.code }, 'request refused');
+    }
+    return sendApiError(reply, apiError);
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    return sendApiError(reply, new ApiError('NOT_FOUND', { message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * The replica's long-lived collaborators, built once from configuration: the upstream client,
+ * the shared stores (Redis or in-memory) and the authenticator. Tests may pass their own.
+ */
+import type { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import { KeyAuthenticator } from './auth/authenticator.ts';
+import { MemoryVerdictStore, RedisVerdictStore, type StoreLogger, type VerdictStore } from './auth/verdict-store.ts';
+import { connectRedis } from './store/redis.ts';
+import { UpstreamClient } from './upstream/client.ts';
+
+export interface Services {
+  config: Config;
+  upstream: UpstreamClient;
+  authenticator: KeyAuthenticator;
+  redis: Redis | null;
+  now: () => number;
+  close(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  upstream?: UpstreamClient;
+  redis?: Redis | null;
+  now?: () => number;
+}
+
+export function createServices(config: Config, log: StoreLogger, overrides: ServiceOverrides = {}): Services {
+  const now = overrides.now ?? Date.now;
+  if (config.UPSTREAM_URL === undefined) throw new Error('createServices needs UPSTREAM_URL (server.ts starts the sandbox first)');
+  const upstream =
+    overrides.upstream ??
+    new UpstreamClient({
+      baseUrl: config.UPSTREAM_URL,
+      serviceToken: config.UPSTREAM_SERVICE_TOKEN ?? '',
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
+      connections: config.UPSTREAM_CONNECTIONS,
+      maxResponseBytes: config.UPSTREAM_MAX_RESPONSE_BYTES,
+    });
+  const ownsRedis = overrides.redis === undefined;
+  const redis =
+    overrides.redis !== undefined
+      ? overrides.redis
+      : config.REDIS_URL !== undefined
+        ? connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS })
+        : null;
+  if (redis !== null) redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
+
+  const verdicts: VerdictStore =
+    redis !== null ? new RedisVerdictStore(redis, config.REDIS_KEY_PREFIX, log) : new MemoryVerdictStore(config.KEY_CACHE_MAX_ENTRIES);
+  const authenticator = new KeyAuthenticator({
+    upstream,
+    shared: verdicts,
+    ttlMs: config.KEY_CACHE_TTL_SECONDS * 1000,
+    negativeTtlMs: config.KEY_CACHE_NEGATIVE_TTL_SECONDS * 1000,
+    maxEntries: config.KEY_CACHE_MAX_ENTRIES,
+    now,
+  });
+
+  return {
+    config,
+    upstream,
+    authenticator,
+    redis,
+    now,
+    async close() {
+      if (overrides.upstream === undefined) await upstream.close();
+      if (ownsRedis && redis !== null) redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { KeyAuthenticator, hashKey } from '../../src/auth/authenticator.ts';
+import { MemoryVerdictStore } from '../../src/auth/verdict-store.ts';
+import { ApiError } from '../../src/errors/api-error.ts';
+import { mapUpstreamError } from '../../src/upstream/errors.ts';
+import { UpstreamErrCode, type ApiKeyVerdict } from '../../src/upstream/internal-api.ts';
+
+const ctx = { requestId: 'r1', log: { warn: () => {}, error: () => {} } };
+const KEY = 'opk_test_alice_read_0000000000';
+const USER = '00000000-0000-4000-8000-0000000a0001';
+
+/** A backend stand-in that answers key verification from a table and counts calls. */
+function fakeBackend(table: Record<string, ApiKeyVerdict | 'unknown' | 'down'>) {
+  const calls: string[] = [];
+  return {
+    calls,
+    async call(_ctx: unknown, opts: { body?: unknown }) {
+      const { keyHash } = opts.body as { keyHash: string };
+      calls.push(keyHash);
+      const entry = Object.entries(table).find(([k]) => hashKey(k) === keyHash)?.[1] ?? 'unknown';
+      if (entry === 'unknown') throw mapUpstreamError(UpstreamErrCode.API_KEY_NOT_FOUND);
+      if (entry === 'down') throw new ApiError('INTERNAL');
+      return entry;
+    },
+  };
+}
+
+const active: ApiKeyVerdict = { keyId: 'k1', userId: USER, scopes: ['READ'], state: 'ACTIVE', expiresAt: null };
+
+function make(backend: ReturnType<typeof fakeBackend>, clock: { t: number }, shared = new MemoryVerdictStore()) {
+  return new KeyAuthenticator({
+    upstream: backend as never,
+    shared,
+    ttlMs: 60_000,
+    negativeTtlMs: 10_000,
+    maxEntries: 100,
+    now: () => clock.t,
+  });
+}
+
+async function rejection(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as ApiError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('KeyAuthenticator', () => {
+  it('resolves an active key to its owner and scopes, asking the backend by hash only', async () => {
+    const backend = fakeBackend({ [KEY]: active });
+    const caller = await make(backend, { t: 1_000 }).authenticate(KEY, ctx);
+    expect(caller).toMatchObject({ userId: USER, keyId: 'k1', keyHash: hashKey(KEY) });
+    expect([...caller.scopes]).toEqual(['read']);
+    expect(backend.calls).toEqual([hashKey(KEY)]);
+    expect(backend.calls.join()).not.toContain(KEY);
+  });
+
+  it('maps WRITE to read+write', async () => {
+    const backend = fakeBackend({ [KEY]: { ...active, scopes: ['READ', 'WRITE'] } });
+    const caller = await make(backend, { t: 0 }).authenticate(KEY, ctx);
+    expect([...caller.scopes].sort()).toEqual(['read', 'write']);
+  });
+
+  it.each([
+    ['unknown', 'unknown' as const],
+    ['revoked', { ...active, state: 'REVOKED' as const }],
+    ['expired by state', { ...active, state: 'EXPIRED' as const }],
+    ['expired by time', { ...active, expiresAt: 500 }],
+  ])('refuses a %s key with 401 and the invalid_token challenge', async (_name, entry) => {
+    const err = await rejection(make(fakeBackend({ [KEY]: entry }), { t: 1_000 }).authenticate(KEY, ctx));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(401);
+    expect(err.code).toBe('UNAUTHORIZED');
+    expect(err.headers['www-authenticate']).toBe('Bearer realm="open-api", error="invalid_token"');
+  });
+
+  it('caches a verdict for at most the revocation window, then asks again', async () => {
+    const table: Record<string, ApiKeyVerdict> = { [KEY]: active };
+    const backend = fakeBackend(table);
+    const clock = { t: 0 };
+    const auth = make(backend, clock);
+    await auth.authenticate(KEY, ctx);
+    clock.t = 59_000;
+    table[KEY] = { ...active, state: 'REVOKED' };
+    await auth.authenticate(KEY, ctx); // still inside the window: cached
+    expect(backend.calls).toHaveLength(1);
+    clock.t = 60_001;
+    const err = await rejection(auth.authenticate(KEY, ctx));
+    expect(err.status).toBe(401);
+    expect(backend.calls).toHaveLength(2);
+  });
+
+  it('does not restart the window when a replica picks a verdict up from the shared store', async () => {
+    const shared = new MemoryVerdictStore();
+    const clock = { t: 0 };
+    const table: Record<string, ApiKeyVerdict> = { [KEY]: active };
+    const first = make(fakeBackend(table), clock, shared);
+    await first.authenticate(KEY, ctx); // checked at t=0, stored in the shared cache
+    table[KEY] = { ...active, state: 'REVOKED' };
+    clock.t = 50_000;
+    const secondBackend = fakeBackend(table);
+    const second = make(secondBackend, clock, shared);
+    await second.authenticate(KEY, ctx); // served from the shared store (checked at t=0)
+    expect(secondBackend.calls).toHaveLength(0);
+    clock.t = 60_500; // 60 s after the backend's answer, not after the second replica's read
+    expect((await rejection(second.authenticate(KEY, ctx))).status).toBe(401);
+    expect(secondBackend.calls).toHaveLength(1);
+  });
+
+  it('refuses a key that expires while its verdict is cached', async () => {
+    const clock = { t: 0 };
+    const auth = make(fakeBackend({ [KEY]: { ...active, expiresAt: 30_000 } }), clock);
+    await auth.authenticate(KEY, ctx);
+    clock.t = 30_000;
+    expect((await rejection(auth.authenticate(KEY, ctx))).status).toBe(401);
+  });
+
+  it('asks the backend once for many concurrent requests with the same key', async () => {
+    const backend = fakeBackend({ [KEY]: active });
+    const auth = make(backend, { t: 0 });
+    await Promise.all(Array.from({ length: 20 }, () => auth.authenticate(KEY, ctx)));
+    expect(backend.calls).toHaveLength(1);
+  });
+
+  it('keeps a negative verdict shorter than a positive one', async () => {
+    const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
+    const backend = fakeBackend(table);
+    const clock = { t: 0 };
+    const auth = make(backend, clock);
+    expect((await rejection(auth.authenticate(KEY, ctx))).status).toBe(401);
+    table[KEY] = active; // the key was just created
+    clock.t = 10_001;
+    await expect(auth.authenticate(KEY, ctx)).resolves.toMatchObject({ userId: USER });
+  });
+
+  it('lets a backend failure through as INTERNAL, caching nothing', async () => {
+    const table: Record<string, ApiKeyVerdict | 'down'> = { [KEY]: 'down' };
+    const backend = fakeBackend(table);
+    const auth = make(backend, { t: 0 });
+    expect((await rejection(auth.authenticate(KEY, ctx))).code).toBe('INTERNAL');
+    table[KEY] = active;
+    await expect(auth.authenticate(KEY, ctx)).resolves.toMatchObject({ userId: USER });
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { isWellFormedKey, parseBearer } from '../../src/auth/key-format.ts';
+
+describe('key format (DECISIONS.md section 1)', () => {
+  it.each([
+    ['opk_test_alice_read_0000000000', true],
+    ['opk_live_ABCDEFGHIJKLMNOP', true],
+    ['opk_live_ABCDEFGHIJKLMNO', false], // 15 characters after the prefix
+    ['opk_prod_ABCDEFGHIJKLMNOP', false],
+    ['opk_test_with-dash_000000000', false],
+    ['OPK_TEST_ABCDEFGHIJKLMNOP', false],
+    ['opk_test_' + 'a'.repeat(201), false],
+    ['', false],
+  ])('%s → %s', (key, ok) => {
+    expect(isWellFormedKey(key)).toBe(ok);
+  });
+
+  it.each([
+    [undefined, 'missing'],
+    ['', 'missing'],
+    ['   ', 'missing'],
+    ['Bearer', 'malformed'],
+    ['Bearer ', 'malformed'],
+    ['Basic b3BrX3Rlc3Q=', 'malformed'],
+    ['Bearer not-a-key', 'malformed'],
+    ['Bearer opk_test_alice_read_0000000000 extra', 'malformed'],
+    ['bearer opk_test_alice_read_0000000000', 'key'],
+    ['Bearer  opk_test_alice_read_0000000000', 'key'],
+  ])('Authorization %j → %s', (header, kind) => {
+    expect(parseBearer(header).kind).toBe(kind);
+  });
+});

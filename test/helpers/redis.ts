@@ -1,0 +1,25 @@
+/** A real Redis for the tests of the Redis-backed stores, with a key prefix of their own. */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+export function testPrefix(name: string): string {
+  return `openpm-test:${name}:${randomUUID().slice(0, 8)}:`;
+}
+
+export async function connectTestRedis(): Promise<Redis> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true });
+  await redis.connect();
+  return redis;
+}
+
+/** Remove every key under a prefix (SCAN, never KEYS, so a shared Redis is not blocked). */
+export async function dropPrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}

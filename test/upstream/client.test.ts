@@ -1,0 +1,136 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiError } from '../../src/errors/api-error.ts';
+import { UpstreamClient } from '../../src/upstream/client.ts';
+import { UpstreamApiError } from '../../src/upstream/errors.ts';
+
+const BASE = 'http://backend.test';
+const logged: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
+const log = {
+  warn: (obj: object, msg: string) => logged.push({ level: 'warn', msg, obj: obj as Record<string, unknown> }),
+  error: (obj: object, msg: string) => logged.push({ level: 'error', msg, obj: obj as Record<string, unknown> }),
+};
+const ctx = { requestId: 'req-123', actingUser: '00000000-0000-4000-8000-0000000a0001', log };
+
+function client(timeoutMs = 500) {
+  // nock 15 intercepts at the socket level, so the client's own undici Agent is covered too.
+  return new UpstreamClient({
+    baseUrl: BASE,
+    serviceToken: 'svc-token',
+    timeoutMs,
+    connectTimeoutMs: 200,
+    connections: 4,
+    maxResponseBytes: 1024,
+  });
+}
+
+const Thing = z.object({ name: z.string(), n: z.number() });
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+  nock.cleanAll();
+  logged.length = 0;
+});
+afterAll(() => nock.enableNetConnect());
+
+async function failure(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('UpstreamClient', () => {
+  it('sends the service token, acting user, request id and query; returns validated data', async () => {
+    const scope = nock(BASE, {
+      reqheaders: { 'x-service-token': 'svc-token', 'x-acting-user': ctx.actingUser, 'x-request-id': 'req-123' },
+    })
+      .get('/internal/things')
+      .query({ offset: '0', limit: '5' })
+      .reply(200, { errCode: 0, data: { name: 'a', n: 1 } });
+    const data = await client().call(ctx, { path: '/internal/things', query: { offset: 0, limit: 5, skip: undefined }, schema: Thing });
+    expect(data).toEqual({ name: 'a', n: 1 });
+    scope.done();
+  });
+
+  it('posts JSON with the idempotency key', async () => {
+    const scope = nock(BASE, { reqheaders: { 'idempotency-key': 'idem-1', 'content-type': 'application/json' } })
+      .post('/internal/write', { a: 1 })
+      .reply(200, { errCode: 0, data: { name: 'w', n: 2 } });
+    await client().call(ctx, { method: 'POST', path: '/internal/write', body: { a: 1 }, idempotencyKey: 'idem-1', schema: Thing });
+    scope.done();
+  });
+
+  it('maps a known error code, even when it arrives with HTTP 200, and keeps errMsg out of the error', async () => {
+    nock(BASE).get('/internal/polls/x').reply(200, { errCode: 40001, errMsg: 'poll gone (db shard 7)' });
+    const err = await failure(client().call(ctx, { path: '/internal/polls/x', schema: Thing }));
+    expect(err.code).toBe('NOT_FOUND');
+    expect(err).toBeInstanceOf(UpstreamApiError);
+    expect(JSON.stringify(err.toEnvelope())).not.toContain('shard');
+    expect(logged[0]).toMatchObject({ level: 'warn', obj: { errCode: 40001, errMsg: 'poll gone (db shard 7)', reqId: 'req-123' } });
+  });
+
+  it('maps an unknown error code to INTERNAL', async () => {
+    nock(BASE).get('/internal/x').reply(500, { errCode: 12345, errMsg: 'boom' });
+    expect((await failure(client().call(ctx, { path: '/internal/x', schema: Thing }))).code).toBe('INTERNAL');
+  });
+
+  it.each([
+    ['data of the wrong shape', 200, { errCode: 0, data: { name: 1 } }],
+    ['no envelope', 200, { name: 'a', n: 1 }],
+    ['an error envelope without a code', 200, { errCode: 'x' }],
+    ['success envelope with a 5xx status', 503, { errCode: 0, data: { name: 'a', n: 1 } }],
+    ['non-JSON body', 200, '<html>oops</html>'],
+    ['empty body', 204, ''],
+  ])('turns %s into INTERNAL', async (_name, status, body) => {
+    nock(BASE).get('/internal/x').reply(status, body as never);
+    const err = await failure(client().call(ctx, { path: '/internal/x', schema: Thing }));
+    expect(err.code).toBe('INTERNAL');
+    expect(err.status).toBe(500);
+    expect(logged.some((l) => l.level === 'error')).toBe(true);
+  });
+
+  it('gives up after its deadline instead of hanging', async () => {
+    // A real socket that never answers (nock's delayed replies do not survive an abort).
+    nock.enableNetConnect('127.0.0.1');
+    const server = createServer(() => {});
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const slow = new UpstreamClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      serviceToken: 't',
+      timeoutMs: 200,
+      connectTimeoutMs: 200,
+      connections: 1,
+      maxResponseBytes: 1024,
+    });
+    const started = Date.now();
+    const err = await failure(slow.call(ctx, { path: '/internal/slow', schema: Thing }));
+    expect(err.code).toBe('INTERNAL');
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await slow.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    nock.disableNetConnect();
+  });
+
+  it('treats a connection failure as INTERNAL', async () => {
+    nock(BASE).get('/internal/x').replyWithError({ code: 'ECONNREFUSED', message: 'refused' });
+    expect((await failure(client().call(ctx, { path: '/internal/x', schema: Thing }))).code).toBe('INTERNAL');
+  });
+
+  it('adds the retry delay to codes that invite a retry', async () => {
+    nock(BASE).post('/internal/back').reply(503, { errCode: 50011, errMsg: 'busy' });
+    const err = await failure(client().call(ctx, { method: 'POST', path: '/internal/back', body: {}, schema: Thing }));
+    expect(err.code).toBe('OPINION_BACK_RETRY');
+    expect(err.status).toBe(503);
+    expect(err.headers['retry-after']).toBe('2');
+    expect(err.details).toEqual({ retry_after: 2 });
+  });
+});
