@@ -47,6 +47,12 @@ export const ConfigSchema = z
     KEY_CACHE_NEGATIVE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
     KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(10_000),
 
+    /**
+     * Seals pagination cursors. Replicas must share it for a cursor from one to work on
+     * another; unset, each process draws a random one (fine for a single process).
+     */
+    CURSOR_SECRET: z.string().min(16).optional(),
+
     KILL_SWITCH: onOff.default('off'),
   })
   .superRefine((c, ctx) => {

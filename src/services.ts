@@ -6,6 +6,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { KeyAuthenticator } from './auth/authenticator.ts';
 import { MemoryVerdictStore, RedisVerdictStore, type StoreLogger, type VerdictStore } from './auth/verdict-store.ts';
+import { randomBytes } from 'node:crypto';
+import { CursorCodec } from './pagination/cursor.ts';
 import { connectRedis } from './store/redis.ts';
 import { UpstreamClient } from './upstream/client.ts';
 
@@ -13,6 +15,7 @@ export interface Services {
   config: Config;
   upstream: UpstreamClient;
   authenticator: KeyAuthenticator;
+  cursors: CursorCodec;
   redis: Redis | null;
   now: () => number;
   close(): Promise<void>;
@@ -57,10 +60,16 @@ export function createServices(config: Config, log: StoreLogger, overrides: Serv
     now,
   });
 
+  if (config.CURSOR_SECRET === undefined && redis !== null) {
+    log.warn({}, 'CURSOR_SECRET is unset: cursors work only on the replica that issued them');
+  }
+  const cursors = new CursorCodec(config.CURSOR_SECRET ?? randomBytes(32).toString('hex'));
+
   return {
     config,
     upstream,
     authenticator,
+    cursors,
     redis,
     now,
     async close() {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors/api-error.ts';
+import { CursorCodec } from '../../src/pagination/cursor.ts';
+import { fromKeysetPage, fromOffsetPage, wholeList } from '../../src/pagination/page.ts';
+
+const codec = new CursorCodec('a-secret-of-sixteen-chars');
+
+function invalid(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (err) {
+    return err as ApiError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('CursorCodec', () => {
+  it('round-trips offsets and keyset ids without exposing them', () => {
+    const c = codec.encode({ o: 40 });
+    expect(c).not.toContain('40');
+    expect(Buffer.from(c, 'base64url').toString('latin1')).not.toContain('"o"');
+    expect(codec.offsetOf(c)).toBe(40);
+    expect(codec.beforeOf(codec.encode({ b: '12345' }))).toBe('12345');
+    expect(codec.offsetOf(undefined)).toBe(0);
+    expect(codec.beforeOf(undefined)).toBeUndefined();
+  });
+
+  it.each([
+    ['garbage', 'hello'],
+    ['empty', ''],
+    ['non-base64url', 'a+b/c='],
+    ['too long', 'a'.repeat(600)],
+  ])('refuses %s with INVALID_ARGUMENT on cursor', (_n, c) => {
+    const err = invalid(() => codec.decode(c));
+    expect(err.code).toBe('INVALID_ARGUMENT');
+    expect(err.details).toEqual({ field: 'cursor' });
+  });
+
+  it('refuses a tampered cursor, one sealed with another secret, and one of the other kind', () => {
+    const good = codec.encode({ o: 20 });
+    const bytes = Buffer.from(good, 'base64url');
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
+    expect(invalid(() => codec.decode(bytes.toString('base64url'))).code).toBe('INVALID_ARGUMENT');
+    expect(invalid(() => new CursorCodec('another-secret-value!').decode(good)).code).toBe('INVALID_ARGUMENT');
+    expect(invalid(() => codec.beforeOf(good)).details).toEqual({ field: 'cursor' });
+  });
+});
+
+describe('pages', () => {
+  it('offset pages: next cursor while items remain, none on the last page', () => {
+    const first = fromOffsetPage(codec, { items: [1, 2], total: 5 }, 0, (n) => n * 10);
+    expect(first.data).toEqual([10, 20]);
+    expect(first.has_more).toBe(true);
+    expect(codec.offsetOf(first.next_cursor ?? undefined)).toBe(2);
+    const last = fromOffsetPage(codec, { items: [5], total: 5 }, 4, (n) => n);
+    expect(last).toEqual({ data: [5], next_cursor: null, has_more: false });
+    expect(fromOffsetPage(codec, { items: [], total: 9 }, 20, (n) => n).has_more).toBe(false);
+  });
+
+  it('keyset pages continue from the last item', () => {
+    const page = fromKeysetPage(codec, { items: [{ id: 'a' }, { id: 'b' }], hasMore: true }, (i) => i.id, (i) => i.id);
+    expect(codec.beforeOf(page.next_cursor ?? undefined)).toBe('b');
+    expect(fromKeysetPage(codec, { items: [{ id: 'a' }], hasMore: false }, (i) => i.id, (i) => i).next_cursor).toBeNull();
+  });
+
+  it('whole lists never paginate', () => {
+    expect(wholeList([1])).toEqual({ data: [1], next_cursor: null, has_more: false });
+  });
+});
