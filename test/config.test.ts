@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, ConfigSchema, loadConfig } from '../src/config.ts';
+
+describe('configuration', () => {
+  it('has working defaults: the embedded sandbox, no Redis', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ HOST: '127.0.0.1', PORT: 8080, KILL_SWITCH: 'off', KEY_CACHE_TTL_SECONDS: 60 });
+    expect(c.UPSTREAM_URL).toBeUndefined();
+    expect(c.REDIS_URL).toBeUndefined();
+  });
+
+  it('treats empty strings as unset for optional URLs', () => {
+    expect(loadConfig({ REDIS_URL: '', UPSTREAM_URL: ' ' }).REDIS_URL).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ KEY_CACHE_TTL_SECONDS: '61' }, 'KEY_CACHE_TTL_SECONDS'],
+    [{ UPSTREAM_URL: 'http://backend:9000' }, 'UPSTREAM_SERVICE_TOKEN'],
+    [{ KILL_SWITCH: 'maybe' }, 'KILL_SWITCH'],
+    [{ REDIS_URL: 'not a url' }, 'REDIS_URL'],
+  ])('refuses %j naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('never echoes a secret value in its error', () => {
+    try {
+      loadConfig({ CURSOR_SECRET: 'short-secret' });
+      throw new Error('expected failure');
+    } catch (err) {
+      expect((err as Error).message).toContain('CURSOR_SECRET');
+      expect((err as Error).message).not.toContain('short-secret');
+    }
+  });
+
+  it('documents every variable in the README table', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const keys = Object.keys(ConfigSchema.shape);
+    const missing = keys.filter((k) => !readme.includes(`| \`${k}\` |`));
+    expect(missing).toEqual([]);
+  });
+});
