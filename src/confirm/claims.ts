@@ -1,0 +1,120 @@
+/**
+ * Single use of confirm tokens across replicas. The first execution claims the token id
+ * atomically; its outcome is stored so that retries replay it (orders, backs) or are refused
+ * (opinions). Redis when configured (one round trip: claim-or-read in a Lua script), memory for
+ * the embedded default; both pass the same tests (test/confirm/claims.test.ts).
+ *
+ * Redis trouble makes `claim` throw: the caller then refuses the write (fail closed), because
+ * executing without a claim could run one action twice.
+ */
+import type { Redis } from 'ioredis';
+
+/** What the first execution answered, kept for replays. */
+export interface StoredOutcome {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type ClaimState = { state: 'acquired' } | { state: 'pending' } | { state: 'done'; outcome: StoredOutcome };
+
+export interface ClaimStore {
+  /** Claim a token id, or learn that another execution holds it or finished it. */
+  claim(jti: string, ttlMs: number): Promise<ClaimState>;
+  /** Record the outcome of the claimed execution. */
+  complete(jti: string, outcome: StoredOutcome, ttlMs: number): Promise<void>;
+  /** Give a claim back after a failure that performed nothing, so the token can be retried. */
+  release(jti: string): Promise<void>;
+  /** The current state without claiming (for waiters); null when unclaimed. */
+  peek(jti: string): Promise<ClaimState | null>;
+}
+
+const PENDING = 'P';
+
+function decode(raw: string | null): ClaimState | null {
+  if (raw === null || raw === '') return null;
+  if (raw === PENDING) return { state: 'pending' };
+  return { state: 'done', outcome: JSON.parse(raw) as StoredOutcome };
+}
+
+export class MemoryClaimStore implements ClaimStore {
+  readonly #entries = new Map<string, { value: string; expiresAt: number }>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  #get(jti: string): string | null {
+    const e = this.#entries.get(jti);
+    if (e === undefined) return null;
+    if (e.expiresAt <= this.#now()) {
+      this.#entries.delete(jti);
+      return null;
+    }
+    return e.value;
+  }
+
+  async claim(jti: string, ttlMs: number): Promise<ClaimState> {
+    const current = this.#get(jti);
+    if (current !== null) return decode(current) ?? { state: 'pending' };
+    this.#entries.set(jti, { value: PENDING, expiresAt: this.#now() + ttlMs });
+    this.#sweep();
+    return { state: 'acquired' };
+  }
+
+  async complete(jti: string, outcome: StoredOutcome, ttlMs: number): Promise<void> {
+    this.#entries.set(jti, { value: JSON.stringify(outcome), expiresAt: this.#now() + ttlMs });
+  }
+
+  async release(jti: string): Promise<void> {
+    if (this.#get(jti) === PENDING) this.#entries.delete(jti);
+  }
+
+  async peek(jti: string): Promise<ClaimState | null> {
+    return decode(this.#get(jti));
+  }
+
+  /** Drop expired entries now and then, so the map cannot grow without bound. */
+  #sweep(): void {
+    if (this.#entries.size % 1024 !== 0) return;
+    const now = this.#now();
+    for (const [k, e] of this.#entries) if (e.expiresAt <= now) this.#entries.delete(k);
+  }
+}
+
+const CLAIM_SCRIPT = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return '' end
+return redis.call('GET', KEYS[1]) or '${PENDING}'
+`;
+const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+export class RedisClaimStore implements ClaimStore {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#prefix = `${prefix}confirm:`;
+  }
+
+  async claim(jti: string, ttlMs: number): Promise<ClaimState> {
+    const raw = (await this.#redis.eval(CLAIM_SCRIPT, 1, this.#prefix + jti, PENDING, String(Math.ceil(ttlMs)))) as string;
+    return raw === '' ? { state: 'acquired' } : (decode(raw) ?? { state: 'pending' });
+  }
+
+  async complete(jti: string, outcome: StoredOutcome, ttlMs: number): Promise<void> {
+    await this.#redis.set(this.#prefix + jti, JSON.stringify(outcome), 'PX', Math.ceil(ttlMs));
+  }
+
+  async release(jti: string): Promise<void> {
+    await this.#redis.eval(RELEASE_SCRIPT, 1, this.#prefix + jti, PENDING);
+  }
+
+  async peek(jti: string): Promise<ClaimState | null> {
+    return decode(await this.#redis.get(this.#prefix + jti));
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Confirm tokens (SPEC 1.2, 3.3): HMAC-SHA-256 signed, bound to the user, the key, the action
+ * and every parameter of the previewed action, valid for exactly 5 minutes.
+ *
+ * Format: `ct1.<kid>.<payload>.<mac>`, payload and mac base64url. The key id names which secret
+ * signed it, so secrets rotate without invalidating live tokens: one signing secret, several
+ * verification secrets. Verification is constant-time; anything that does not verify, whatever
+ * was changed, is CONFIRM_TOKEN_INVALID. Expiry is judged only on a genuine token.
+ */
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../errors/api-error.ts';
+
+export const TOKEN_TTL_MS = 5 * 60 * 1000;
+const PREFIX = 'ct1';
+
+export type ConfirmAction = 'place_order' | 'publish_opinion' | 'back_opinion';
+
+export interface TokenClaims<P = Record<string, unknown>> {
+  /** Token id: the single-use claim and the backend's idempotency key derive from it. */
+  jti: string;
+  action: ConfirmAction;
+  userId: string;
+  keyId: string;
+  /** Every parameter the execution will use, exactly as previewed. */
+  params: P;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export interface ConfirmKeys {
+  /** Key id used to sign new tokens; null when no signing secret is usable. */
+  signingKid: string | null;
+  /** Every accepted secret by key id (the signing one included). */
+  secrets: ReadonlyMap<string, Buffer>;
+}
+
+/** Parse `CONFIRM_KEYS` ("kid:secret,kid2:secret2") and `CONFIRM_SIGNING_KID`. */
+export function parseConfirmKeys(spec: string | undefined, signingKid: string | undefined): ConfirmKeys {
+  const secrets = new Map<string, Buffer>();
+  for (const part of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const at = part.indexOf(':');
+    const kid = part.slice(0, at);
+    const secret = part.slice(at + 1);
+    if (at <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(kid) || secret.length < 32) {
+      throw new Error('CONFIRM_KEYS entries must be <kid>:<secret of 32+ characters>');
+    }
+    secrets.set(kid, Buffer.from(secret, 'utf8'));
+  }
+  const kid = signingKid ?? [...secrets.keys()][0] ?? null;
+  if (kid !== null && !secrets.has(kid)) throw new Error('CONFIRM_SIGNING_KID names no key of CONFIRM_KEYS');
+  return { signingKid: kid, secrets };
+}
+
+export class ConfirmTokens {
+  readonly #keys: ConfirmKeys;
+  readonly #now: () => number;
+
+  constructor(keys: ConfirmKeys, now: () => number = Date.now) {
+    this.#keys = keys;
+    this.#now = now;
+  }
+
+  get available(): boolean {
+    return this.#keys.signingKid !== null;
+  }
+
+  issue<P extends Record<string, unknown>>(action: ConfirmAction, userId: string, keyId: string, params: P): { token: string; claims: TokenClaims<P> } {
+    const kid = this.#keys.signingKid;
+    const secret = kid === null ? undefined : this.#keys.secrets.get(kid);
+    if (kid === null || secret === undefined) throw new ApiError('CONFIRM_UNAVAILABLE');
+    const issuedAt = this.#now();
+    const claims: TokenClaims<P> = { jti: randomUUID(), action, userId, keyId, params, issuedAt, expiresAt: issuedAt + TOKEN_TTL_MS };
+    const head = `${PREFIX}.${kid}.${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;
+    return { token: `${head}.${mac(secret, head).toString('base64url')}`, claims };
+  }
+
+  /**
+   * Verify a token presented to `action` by this caller. Forged, truncated, re-signed, foreign
+   * (another key, user or operation) tokens are CONFIRM_TOKEN_INVALID; a genuine one past its
+   * 5 minutes is CONFIRM_TOKEN_EXPIRED.
+   */
+  verify(token: string, action: ConfirmAction, caller: { userId: string; keyId: string }): TokenClaims {
+    const parts = token.split('.');
+    if (parts.length !== 4 || parts[0] !== PREFIX || token.length > 4096) throw invalid();
+    const [, kid = '', payload = '', sig = ''] = parts;
+    const secret = this.#keys.secrets.get(kid);
+    if (secret === undefined) throw invalid();
+    const expected = mac(secret, `${PREFIX}.${kid}.${payload}`);
+    const given = Buffer.from(sig, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected) || given.toString('base64url') !== sig) throw invalid();
+    const claims = parseClaims(payload);
+    if (claims === null) throw invalid();
+    if (claims.action !== action || claims.userId !== caller.userId || claims.keyId !== caller.keyId) throw invalid();
+    if (this.#now() >= claims.expiresAt) throw new ApiError('CONFIRM_TOKEN_EXPIRED');
+    return claims;
+  }
+}
+
+function mac(secret: Buffer, data: string): Buffer {
+  return createHmac('sha256', secret).update(data, 'utf8').digest();
+}
+
+function parseClaims(payload: string): TokenClaims | null {
+  try {
+    const c = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;
+    const ok =
+      typeof c.jti === 'string' &&
+      typeof c.action === 'string' &&
+      typeof c.userId === 'string' &&
+      typeof c.keyId === 'string' &&
+      typeof c.params === 'object' &&
+      c.params !== null &&
+      Number.isSafeInteger(c.issuedAt) &&
+      Number.isSafeInteger(c.expiresAt);
+    return ok ? c : null;
+  } catch {
+    return null;
+  }
+}
+
+function invalid(): ApiError {
+  return new ApiError('CONFIRM_TOKEN_INVALID');
+}
