@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryClaimStore, type ClaimStore } from '../../src/confirm/claims.ts';
+import { executeOnce } from '../../src/confirm/execute-once.ts';
+import { ConfirmTokens, parseConfirmKeys } from '../../src/confirm/token.ts';
+import { ApiError } from '../../src/errors/api-error.ts';
+
+const tokens = new ConfirmTokens(parseConfirmKeys('k1:' + 'z'.repeat(40), undefined));
+const caller = { userId: 'u1', keyId: 'key1' };
+const log = { warn: () => {}, error: () => {} };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function outcome(p: Promise<{ status: number; body: unknown }>) {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof ApiError) return { status: err.status, code: err.code };
+    throw err;
+  }
+}
+
+describe('executeOnce', () => {
+  it('runs 50 concurrent executions of one order token exactly once; the rest replay', async () => {
+    const claims = new MemoryClaimStore();
+    const { token } = tokens.issue('place_order', caller.userId, caller.keyId, { stake: 5 });
+    let runs = 0;
+    const run = async () => {
+      runs++;
+      await sleep(100);
+      return { id: 'order-1' };
+    };
+    const results = await Promise.all(Array.from({ length: 50 }, () => outcome(executeOnce({ tokens, claims, log, pollMs: 10 }, 'place_order', token, caller, run))));
+    expect(runs).toBe(1);
+    expect(results.filter((r) => r.status === 201)).toEqual([{ status: 201, body: { id: 'order-1', replayed: false } }]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(49);
+    expect(results.find((r) => r.status === 200)).toEqual({ status: 200, body: { id: 'order-1', replayed: true } });
+  });
+
+  it('refuses every retry of a published opinion, in flight or done', async () => {
+    const claims = new MemoryClaimStore();
+    const { token } = tokens.issue('publish_opinion', caller.userId, caller.keyId, {});
+    let runs = 0;
+    const run = async () => {
+      runs++;
+      await sleep(50);
+      return { id: 'op-1' };
+    };
+    const results = await Promise.all(Array.from({ length: 10 }, () => outcome(executeOnce({ tokens, claims, log }, 'publish_opinion', token, caller, run))));
+    expect(runs).toBe(1);
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => 'code' in r && r.code === 'CONFIRM_TOKEN_USED')).toHaveLength(9);
+    expect(await outcome(executeOnce({ tokens, claims, log }, 'publish_opinion', token, caller, run))).toEqual({ status: 409, code: 'CONFIRM_TOKEN_USED' });
+  });
+
+  it('answers 409 RETRY_IDEMPOTENCY_KEY when the first execution outlasts the wait', async () => {
+    const claims = new MemoryClaimStore();
+    const { token } = tokens.issue('back_opinion', caller.userId, caller.keyId, {});
+    const slow = executeOnce({ tokens, claims, log }, 'back_opinion', token, caller, async () => {
+      await sleep(300);
+      return { id: 'b1' };
+    });
+    await sleep(20);
+    expect(await outcome(executeOnce({ tokens, claims, log, waitMs: 100, pollMs: 10 }, 'back_opinion', token, caller, async () => ({ id: 'x' })))).toEqual({
+      status: 409,
+      code: 'RETRY_IDEMPOTENCY_KEY',
+    });
+    await slow;
+  });
+
+  it('replays a definitive refusal; gives the claim back after a failure that may not have happened', async () => {
+    const claims = new MemoryClaimStore();
+    const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
+    let runs = 0;
+    const failing = async (): Promise<{ id: string }> => {
+      runs++;
+      throw new ApiError('INTERNAL');
+    };
+    expect(await outcome(executeOnce({ tokens, claims, log }, 'place_order', token, caller, failing))).toEqual({ status: 500, code: 'INTERNAL' });
+    const refused = async (): Promise<{ id: string }> => {
+      runs++;
+      throw new ApiError('TOPIC_CLOSED');
+    };
+    expect(await outcome(executeOnce({ tokens, claims, log }, 'place_order', token, caller, refused))).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
+    expect(await outcome(executeOnce({ tokens, claims, log }, 'place_order', token, caller, refused))).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
+    expect(runs).toBe(2);
+  });
+
+  it('fails closed when the claim store is unavailable', async () => {
+    const broken: ClaimStore = {
+      claim: async () => {
+        throw new Error('redis down');
+      },
+      complete: async () => {},
+      release: async () => {},
+      peek: async () => null,
+    };
+    const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
+    let runs = 0;
+    const r = await outcome(
+      executeOnce({ tokens, claims: broken, log }, 'place_order', token, caller, async () => {
+        runs++;
+        return {};
+      }),
+    );
+    expect(r).toEqual({ status: 500, code: 'CONFIRM_UNAVAILABLE' });
+    expect(runs).toBe(0);
+  });
+
+  it('verifies the token before anything else', async () => {
+    const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
+    expect(await outcome(executeOnce({ tokens, claims: new MemoryClaimStore(), log }, 'place_order', token, { ...caller, keyId: 'other' }, async () => ({})))).toEqual({
+      status: 400,
+      code: 'CONFIRM_TOKEN_INVALID',
+    });
+  });
+});
