@@ -10,6 +10,8 @@ import { healthRoutes } from './http/health.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { REQUEST_ID_HEADER, genReqId } from './http/request-id.ts';
 import { restRoutes } from './http/rest-routes.ts';
+import { mcpRoutes } from './mcp/routes.ts';
+import { ToolRegistry } from './mcp/tools.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { createServices, type ServiceOverrides, type Services } from './services.ts';
 
@@ -60,6 +62,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     { prefix: REST_PREFIX },
   );
+
+  await app.register(mcpRoutes, { services, authenticator: services.authenticator, registry: new ToolRegistry(OPERATIONS) });
 
   return app;
 }

@@ -1,0 +1,87 @@
+/**
+ * MCP tool definitions, derived once at start-up from the operation list: names, titles,
+ * descriptions, JSON Schemas and annotations. Per request, the server only picks the list for
+ * the caller's scopes; nothing is converted or compiled again (SDK stateless mode builds a
+ * server per request, so anything built there is paid on every call).
+ */
+import { z } from 'zod';
+import type { Scope } from '../auth/caller.ts';
+import { LANGUAGES } from '../i18n/languages.ts';
+import type { Operation } from '../operations/operation.ts';
+
+export const REQUIRES_USER_INTERACTION = 'openpm/requiresUserInteraction';
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; [k: string]: unknown };
+  outputSchema: { type: 'object'; [k: string]: unknown };
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+  _meta?: Record<string, unknown>;
+}
+
+export interface Tool {
+  definition: ToolDefinition;
+  operation: Operation;
+}
+
+const LANGUAGE_PROPERTY = {
+  type: 'string',
+  description:
+    `Language of titles, options and opinion text. Supported: ${LANGUAGES.join(', ')}; ` +
+    'aliases such as "zh", "zh-Hant" or "en-US" fold onto the closest one. Default en.',
+};
+
+export function toolFor(op: Operation): Tool {
+  const input = jsonSchemaOf(op.input, 'input');
+  if (op.localised) input['properties'] = { ...(input['properties'] as object), language: LANGUAGE_PROPERTY };
+  const executing = op.kind === 'execute';
+  const definition: ToolDefinition = {
+    name: op.name,
+    title: op.title,
+    description: op.description,
+    inputSchema: input,
+    outputSchema: jsonSchemaOf(op.output, 'output'),
+    annotations: {
+      title: op.title,
+      readOnlyHint: !executing,
+      destructiveHint: executing,
+      ...(executing ? { idempotentHint: op.name !== 'publish_opinion' } : {}),
+      openWorldHint: false,
+    },
+  };
+  if (executing) definition._meta = { [REQUIRES_USER_INTERACTION]: true };
+  return { definition, operation: op };
+}
+
+/** The tool catalogues per scope set, built once. */
+export class ToolRegistry {
+  readonly read: readonly Tool[];
+  readonly readWrite: readonly Tool[];
+  readonly #byName: ReadonlyMap<string, Tool>;
+
+  constructor(operations: readonly Operation[]) {
+    const tools = operations.filter((op) => op.mcp).map(toolFor);
+    this.readWrite = tools;
+    this.read = tools.filter((t) => t.operation.scope === 'read');
+    this.#byName = new Map(tools.map((t) => [t.definition.name, t]));
+  }
+
+  visibleTo(scopes: ReadonlySet<Scope>): readonly Tool[] {
+    return scopes.has('write') ? this.readWrite : this.read;
+  }
+
+  /** A tool the caller may see and call; a tool outside its scopes does not exist for it. */
+  find(name: string, scopes: ReadonlySet<Scope>): Tool | undefined {
+    const tool = this.#byName.get(name);
+    return tool !== undefined && (tool.operation.scope === 'read' || scopes.has('write')) ? tool : undefined;
+  }
+}
+
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete json['$schema'];
+  // MCP wants an object at the root; a union of objects gets the type stated explicitly.
+  return { ...json, type: 'object' };
+}
