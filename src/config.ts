@@ -3,6 +3,7 @@
  * configuration table lists the same variables; a test keeps the two in step.
  */
 import { z } from 'zod';
+import { parseConfirmKeys } from './confirm/token.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().positive();
@@ -53,9 +54,23 @@ export const ConfigSchema = z
      */
     CURSOR_SECRET: z.string().min(16).optional(),
 
+    /**
+     * Confirm-token secrets, `kid:secret` pairs separated by commas (secrets 32+ characters).
+     * Unset: a single process draws a random secret; a fleet (REDIS_URL set) answers
+     * `500 CONFIRM_UNAVAILABLE` to previews and executions until it is configured.
+     */
+    CONFIRM_KEYS: z.string().optional(),
+    /** Key id of CONFIRM_KEYS that signs new tokens (default: the first). */
+    CONFIRM_SIGNING_KID: z.string().optional(),
+
     KILL_SWITCH: onOff.default('off'),
   })
   .superRefine((c, ctx) => {
+    try {
+      parseConfirmKeys(c.CONFIRM_KEYS, c.CONFIRM_SIGNING_KID);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['CONFIRM_KEYS'], message: (err as Error).message });
+    }
     if (c.UPSTREAM_URL !== undefined && c.UPSTREAM_SERVICE_TOKEN === undefined) {
       ctx.addIssue({ code: 'custom', path: ['UPSTREAM_SERVICE_TOKEN'], message: 'required when UPSTREAM_URL is set' });
     }

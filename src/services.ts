@@ -8,6 +8,8 @@ import { KeyAuthenticator } from './auth/authenticator.ts';
 import { MemoryVerdictStore, RedisVerdictStore, type StoreLogger, type VerdictStore } from './auth/verdict-store.ts';
 import { randomBytes } from 'node:crypto';
 import { CursorCodec } from './pagination/cursor.ts';
+import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from './confirm/claims.ts';
+import { ConfirmTokens, parseConfirmKeys } from './confirm/token.ts';
 import { connectRedis } from './store/redis.ts';
 import { UpstreamClient } from './upstream/client.ts';
 
@@ -16,6 +18,7 @@ export interface Services {
   upstream: UpstreamClient;
   authenticator: KeyAuthenticator;
   cursors: CursorCodec;
+  confirm: { tokens: ConfirmTokens; claims: ClaimStore };
   redis: Redis | null;
   now: () => number;
   close(): Promise<void>;
@@ -64,12 +67,14 @@ export function createServices(config: Config, log: StoreLogger, overrides: Serv
     log.warn({}, 'CURSOR_SECRET is unset: cursors work only on the replica that issued them');
   }
   const cursors = new CursorCodec(config.CURSOR_SECRET ?? randomBytes(32).toString('hex'));
+  const confirm = { tokens: new ConfirmTokens(confirmKeys(config), now), claims: claimStore(redis, config, now) };
 
   return {
     config,
     upstream,
     authenticator,
     cursors,
+    confirm,
     redis,
     now,
     async close() {
@@ -77,4 +82,15 @@ export function createServices(config: Config, log: StoreLogger, overrides: Serv
       if (ownsRedis && redis !== null) redis.disconnect();
     },
   };
+}
+
+/** A single process may sign with a random secret; a fleet must share configured ones. */
+function confirmKeys(config: Config) {
+  if (config.CONFIRM_KEYS !== undefined) return parseConfirmKeys(config.CONFIRM_KEYS, config.CONFIRM_SIGNING_KID);
+  if (config.REDIS_URL !== undefined) return parseConfirmKeys(undefined, undefined);
+  return parseConfirmKeys(`local:${randomBytes(32).toString('hex')}`, 'local');
+}
+
+function claimStore(redis: Redis | null, config: Config, now: () => number): ClaimStore {
+  return redis !== null ? new RedisClaimStore(redis, config.REDIS_KEY_PREFIX) : new MemoryClaimStore(now);
 }

@@ -3,5 +3,7 @@
  * those marked `mcp`, filtered by the caller's scopes.
  */
 import type { Operation } from './operation.ts';
+import { READ_OPERATIONS } from './reads.ts';
+import { WRITE_OPERATIONS } from './writes/index.ts';
 
-export const OPERATIONS: readonly Operation[] = [];
+export const OPERATIONS: readonly Operation[] = [...READ_OPERATIONS, ...WRITE_OPERATIONS];
