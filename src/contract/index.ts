@@ -1,0 +1,10 @@
+/** The open contract's shapes (SPEC.md, DECISIONS.md): one source of truth for every surface. */
+export * from './common.ts';
+export * from './enums.ts';
+export * from './users.ts';
+export * from './topics.ts';
+export * from './comments.ts';
+export * from './history.ts';
+export * from './catalog.ts';
+export * from './owner.ts';
+export * from './writes.ts';

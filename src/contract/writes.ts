@@ -1,0 +1,244 @@
+/**
+ * The two-phase write flow (SPEC 1.2, 2.10 to 2.12, 4.1; DECISIONS 4): request bodies, previews
+ * and the results of the executing operations.
+ *
+ * Previews are single flat objects (not unions) so that their JSON Schema is a plain object, as
+ * MCP output schemas must be; the conditional presence rules of SPEC are refinements instead.
+ */
+import { z } from 'zod';
+import { Count, Dec4, Dec4OrEmpty, Dec6, Dec6OrEmpty, ResourceUrl, Timestamp, Uuid } from './common.ts';
+import { Mechanism } from './enums.ts';
+import { OpinionReplyTo } from './owner.ts';
+import { UserRef } from './users.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies
+
+export const OrderPreviewRequest = z
+  .strictObject({
+    option_id: Uuid.meta({ description: 'Option to stake on, from the topic\'s `options`.' }),
+    amount_coins: z.int().min(1).optional().meta({
+      description:
+        'Stake in whole coins, as the user stated it. Never choose, infer or round it: ask the user. When omitted the topic\'s `stake_rules.default_coins` is used.',
+    }),
+  })
+  .meta({ description: 'Body of POST /topics/{id}/order-preview.' });
+export type OrderPreviewRequest = z.infer<typeof OrderPreviewRequest>;
+
+export const OpinionPreviewRequest = z
+  .strictObject({
+    content: z.string().meta({ description: 'Opinion text, 1 to 500 characters.' }),
+    reply_to_opinion_id: Uuid.nullable().optional().meta({ description: 'The opinion replied to, if any.' }),
+  })
+  .meta({ description: 'Body of POST /topics/{id}/opinion-preview.' });
+export type OpinionPreviewRequest = z.infer<typeof OpinionPreviewRequest>;
+
+export const BackPreviewRequest = z
+  .strictObject({ topic_id: Uuid.meta({ description: 'The topic the opinion belongs to.' }) })
+  .meta({ description: 'Body of POST /opinions/{id}/back-preview.' });
+export type BackPreviewRequest = z.infer<typeof BackPreviewRequest>;
+
+/** Body of POST /orders, /opinions and /backs: exactly the token, nothing else. */
+export const ConfirmRequest = z
+  .strictObject({
+    confirm_token: z.string().min(1).max(4096).meta({ description: 'The token from the matching preview, valid 5 minutes.' }),
+  })
+  .meta({ description: 'Executes a previewed action. Only call after the user explicitly confirmed the preview summary.' });
+export type ConfirmRequest = z.infer<typeof ConfirmRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// Previews
+
+const confirmToken = z.string().min(1).meta({ description: 'Pass to the executing operation; present only when the action is possible.' });
+const expiresAt = Timestamp.meta({ description: 'When the token expires (5 minutes ahead); present only with a token.' });
+
+/** Presence rules shared by the three previews: a token xor a reason. */
+function tokenXorReason(can: boolean, v: { reason?: unknown; confirm_token?: unknown; expires_at?: unknown }, ctx: z.RefinementCtx) {
+  const present = (key: 'reason' | 'confirm_token' | 'expires_at') => v[key] !== undefined;
+  const expect = (key: 'reason' | 'confirm_token' | 'expires_at', wanted: boolean) => {
+    if (present(key) !== wanted) {
+      ctx.addIssue({ code: 'custom', path: [key], message: `${key} must be ${wanted ? 'present' : 'absent'} here` });
+    }
+  };
+  expect('reason', !can);
+  expect('confirm_token', can);
+  expect('expires_at', can);
+}
+
+export const OrderPreviewReason = z.enum([
+  'TOPIC_CLOSED',
+  'ALREADY_STAKED',
+  'INSUFFICIENT_BALANCE',
+  'MECHANISM_UNSUPPORTED',
+  'STAKE_OUT_OF_RANGE',
+]);
+export type OrderPreviewReason = z.infer<typeof OrderPreviewReason>;
+
+export const OrderSummary = z
+  .strictObject({
+    topic_title: z.string(),
+    option_label: z.string(),
+    stake_coins: Dec4.meta({
+      description: 'Coins the order spends: the requested amount, or `stake_rules.default_coins` when omitted; echoed unclamped with STAKE_OUT_OF_RANGE.',
+    }),
+    balance_before: Dec4,
+    balance_after: Dec4.meta({ description: 'Equals `balance_before` when the order cannot be placed.' }),
+    price_now: Dec4.meta({ description: 'Current price of the option.' }),
+    price_after: Dec4OrEmpty.meta({ description: 'Marginal price once this order joins the book; empty when not meaningful.' }),
+    payout_if_correct_rubies: Dec4OrEmpty.meta({ description: 'units × ruby_multiplier: the guaranteed minimum payout; empty when not meaningful.' }),
+    ruby_multiplier: Dec4OrEmpty.meta({ description: 'Boost multiplier live now, "1.0000" without a boost; empty when not meaningful.' }),
+    avg_price: Dec6OrEmpty.meta({ description: 'Coins per unit for this fill (stake / units), 6 places; empty when not meaningful.' }),
+    close_time: Timestamp,
+    mechanism: Mechanism,
+  })
+  .meta({ description: 'What the order would do. Show it to the user and obtain explicit confirmation.' });
+export type OrderSummary = z.infer<typeof OrderSummary>;
+
+export const StakeRange = z
+  .strictObject({ min_coins: Dec4, max_coins: Dec4 })
+  .meta({ description: 'The topic\'s stake range, with STAKE_OUT_OF_RANGE only.' });
+
+export const OrderPreview = z
+  .strictObject({
+    can_place: z.boolean(),
+    summary: OrderSummary,
+    reason: OrderPreviewReason.optional().meta({ description: 'Why the order cannot be placed; only when `can_place` is false.' }),
+    details: StakeRange.optional(),
+    confirm_token: confirmToken.optional(),
+    expires_at: expiresAt.optional(),
+  })
+  .superRefine((v, ctx) => {
+    tokenXorReason(v.can_place, v, ctx);
+    if ((v.details !== undefined) !== (v.reason === 'STAKE_OUT_OF_RANGE')) {
+      ctx.addIssue({ code: 'custom', path: ['details'], message: 'details go with STAKE_OUT_OF_RANGE, and only with it' });
+    }
+  })
+  .meta({ description: 'Answer of order-preview. Nothing is charged.' });
+export type OrderPreview = z.infer<typeof OrderPreview>;
+
+export const OpinionPreviewReason = z.enum(['TOPIC_CLOSED', 'NO_POSITION', 'CONTENT_INVALID', 'SIDE_REQUIRED']);
+export type OpinionPreviewReason = z.infer<typeof OpinionPreviewReason>;
+
+export const OpinionSummary = z
+  .strictObject({
+    topic_title: z.string(),
+    fee_coins: Dec4.meta({ description: 'Coins charged to publish.' }),
+    balance_after: Dec4,
+    side_option_label: z.string().meta({
+      description: 'The option the owner staked on, resolved from their position (never declared by the client); empty without a position.',
+    }),
+    content_preview: z.string(),
+    reply_to: OpinionReplyTo.nullable(),
+  })
+  .meta({ description: 'What publishing would do.' });
+export type OpinionSummary = z.infer<typeof OpinionSummary>;
+
+export const OpinionPreview = z
+  .strictObject({
+    can_publish: z.boolean(),
+    summary: OpinionSummary,
+    reason: OpinionPreviewReason.optional(),
+    confirm_token: confirmToken.optional(),
+    expires_at: expiresAt.optional(),
+  })
+  .superRefine((v, ctx) => tokenXorReason(v.can_publish, v, ctx))
+  .meta({ description: 'Answer of opinion-preview. Nothing is charged.' });
+export type OpinionPreview = z.infer<typeof OpinionPreview>;
+
+export const BackPreviewReason = z.enum([
+  'OPINION_INACTIVE',
+  'ALREADY_BACKED',
+  'TOPIC_CLOSED',
+  'INSUFFICIENT_BALANCE',
+  'OPINION_BACK_FULL',
+]);
+export type BackPreviewReason = z.infer<typeof BackPreviewReason>;
+
+const maxRelayPayback =
+  'Conditional: the most this seat can receive, in rubies, if two more backers follow. Nothing is paid if nobody follows.';
+
+export const BackSummary = z
+  .strictObject({
+    topic_title: z.string(),
+    opinion_excerpt: z.string(),
+    author: UserRef,
+    backer_count: Count,
+    my_seq_if_now: z.int().positive().meta({ description: 'The seat the owner would take in the backing relay.' }),
+    price_coins: Dec4,
+    balance_before: Dec4,
+    balance_after: Dec4.meta({ description: 'Equals `balance_before` when the back cannot be placed.' }),
+    max_relay_payback_rubies: Dec4.meta({ description: maxRelayPayback }),
+    max_relay_payback_sapphires: Dec4.meta({
+      description: 'Deprecated alias of `max_relay_payback_rubies`, always the same value. Removed in 3.0.0.',
+      deprecated: true,
+    }),
+    close_time: Timestamp,
+  })
+  .superRefine((b, ctx) => {
+    if (b.max_relay_payback_sapphires !== b.max_relay_payback_rubies) {
+      ctx.addIssue({ code: 'custom', path: ['max_relay_payback_sapphires'], message: 'must equal max_relay_payback_rubies' });
+    }
+  })
+  .meta({ description: 'What backing would do.' });
+export type BackSummary = z.infer<typeof BackSummary>;
+
+export const BackPreview = z
+  .strictObject({
+    can_back: z.boolean(),
+    summary: BackSummary,
+    reason: BackPreviewReason.optional(),
+    confirm_token: confirmToken.optional(),
+    expires_at: expiresAt.optional(),
+  })
+  .superRefine((v, ctx) => tokenXorReason(v.can_back, v, ctx))
+  .meta({ description: 'Answer of back-preview. Nothing is charged.' });
+export type BackPreview = z.infer<typeof BackPreview>;
+
+// ---------------------------------------------------------------------------------------------
+// Results of the executing operations (POST /opinions answers an OwnerOpinion, see owner.ts)
+
+const replayed = z.boolean().meta({ description: 'False on the first success; true when a retry with the same token answers the stored result.' });
+
+export const Order = z
+  .strictObject({
+    id: z.string().min(1),
+    topic_id: Uuid,
+    option_id: Uuid,
+    option_label: z.string(),
+    stake_coins: Dec4,
+    units: Dec4,
+    avg_price: Dec6.meta({ description: 'Coins per unit (stake / units), 6 places.' }),
+    ruby_multiplier: Dec4.meta({ description: 'Multiplier live when the order was placed; a boost at settlement can raise it.' }),
+    payout_if_correct_rubies: Dec4.meta({ description: 'units × ruby_multiplier: guaranteed minimum if the option is correct.' }),
+    balance_after: Dec4.meta({ description: 'Coin balance after the order.' }),
+    created_at: Timestamp,
+    url: ResourceUrl,
+    replayed,
+  })
+  .meta({ description: 'A placed order.' });
+export type Order = z.infer<typeof Order>;
+
+export const Back = z
+  .strictObject({
+    id: z.string().min(1),
+    opinion_id: Uuid,
+    topic_id: Uuid,
+    seq: z.int().positive(),
+    price_coins: Dec4,
+    balance_after: Dec4,
+    max_relay_payback_rubies: Dec4.meta({ description: maxRelayPayback }),
+    max_relay_payback_sapphires: Dec4.meta({
+      description: 'Deprecated alias of `max_relay_payback_rubies`, always the same value. Removed in 3.0.0.',
+      deprecated: true,
+    }),
+    created_at: Timestamp,
+    url: ResourceUrl,
+    replayed,
+  })
+  .superRefine((b, ctx) => {
+    if (b.max_relay_payback_sapphires !== b.max_relay_payback_rubies) {
+      ctx.addIssue({ code: 'custom', path: ['max_relay_payback_sapphires'], message: 'must equal max_relay_payback_rubies' });
+    }
+  })
+  .meta({ description: 'A placed back.' });
+export type Back = z.infer<typeof Back>;

@@ -1,0 +1,46 @@
+/**
+ * The languages the open contract supports (SPEC 1.1 rule 10), and their app locale tags.
+ *
+ * The contract speaks BCP 47 (`zh-TW`); the backend keys its locale maps with its own tags
+ * (`zh_TW`, and the legacy `in` for Indonesian). This module is the one place that pairs them.
+ */
+
+/** Supported contract languages, default first. The order is also the fallback order of pickText. */
+export const LANGUAGES = ['en', 'zh-TW', 'zh-CN', 'vi', 'id', 'th', 'ja', 'ko', 'ms'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const DEFAULT_LANGUAGE: Language = 'en';
+
+/** The backend's locale tags, in the same order as LANGUAGES. */
+export const APP_LOCALE_TAGS = ['en', 'zh_TW', 'zh_CN', 'vi', 'in', 'th', 'ja', 'ko', 'ms'] as const;
+export type AppLocaleTag = (typeof APP_LOCALE_TAGS)[number];
+
+const TO_APP: Readonly<Record<Language, AppLocaleTag>> = {
+  en: 'en',
+  'zh-TW': 'zh_TW',
+  'zh-CN': 'zh_CN',
+  vi: 'vi',
+  id: 'in',
+  th: 'th',
+  ja: 'ja',
+  ko: 'ko',
+  ms: 'ms',
+};
+
+const FROM_APP: ReadonlyMap<string, Language> = new Map(
+  LANGUAGES.map((lang) => [TO_APP[lang], lang] as const),
+);
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** Contract language → the backend's locale tag (`id` → `in`, `zh-TW` → `zh_TW`). */
+export function toAppLocale(lang: Language): AppLocaleTag {
+  return TO_APP[lang];
+}
+
+/** Backend locale tag → contract language; null for a tag the contract does not support. */
+export function fromAppLocale(tag: string): Language | null {
+  return FROM_APP.get(tag) ?? null;
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { Timestamp } from '../../src/contract/index.ts';
+import { toTimestamp, toTimestampOrUndefined } from '../../mappers/time.ts';
+
+describe('toTimestamp', () => {
+  it.each([
+    [0, '1970-01-01T00:00:00.000Z'],
+    [1767225600000, '2026-01-01T00:00:00.000Z'],
+    [1767225600001, '2026-01-01T00:00:00.001Z'],
+    [253402300799999, '9999-12-31T23:59:59.999Z'],
+    [253402300800000, '9999-12-31T23:59:59.999Z'], // year 10000 is not RFC 3339: clamped
+    [Number.MAX_SAFE_INTEGER, '9999-12-31T23:59:59.999Z'], // Date would throw: clamped
+  ])('%i → %s', (ms, expected) => {
+    const ts = toTimestamp(ms);
+    expect(ts).toBe(expected);
+    expect(Timestamp.safeParse(ts).success).toBe(true);
+  });
+  it('keeps absence absent', () => {
+    expect(toTimestampOrUndefined(null)).toBeUndefined();
+    expect(toTimestampOrUndefined(0)).toBe('1970-01-01T00:00:00.000Z');
+  });
+});
