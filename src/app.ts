@@ -35,7 +35,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logger: opts.logger ?? loggerOptions(config),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId,
-    requestIdLogLabel: 'reqId',
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     // Query strings are plain key=value: no nested objects to smuggle through.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

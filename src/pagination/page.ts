@@ -15,12 +15,14 @@ export const MAX_LIMIT = 100;
 
 export function fromOffsetPage<I, T>(
   codec: CursorCodec,
-  page: { items: I[]; total: number },
+  page: { items: I[]; total: number; seen?: number },
   offset: number,
   map: (item: I) => T,
 ): ContractList<T> {
-  const next = offset + page.items.length;
-  const hasMore = page.items.length > 0 && next < page.total;
+  // `seen` counts the backend's items when some were filtered out, so offsets stay continuous.
+  const seen = page.seen ?? page.items.length;
+  const next = offset + seen;
+  const hasMore = seen > 0 && next < page.total;
   return { data: page.items.map(map), next_cursor: hasMore ? codec.encode({ o: next }) : null, has_more: hasMore };
 }
 

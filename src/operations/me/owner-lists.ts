@@ -1,0 +1,165 @@
+/**
+ * The key owner's paginated lists (DECISIONS.md sections 2, 3): positions, opinions, backed
+ * opinions, watchlist, both ledgers and created topics. Each is one backend offset page mapped
+ * item by item.
+ */
+import { z } from 'zod';
+import {
+  mapBackedOpinion,
+  mapLedgerEntry,
+  mapOwnerOpinion,
+  mapOwnerTopicCard,
+  mapPosition,
+  mapWatchlistItem,
+} from '../../../mappers/owner.ts';
+import { BackedOpinionList, LedgerList, OwnerOpinionList, PositionList, WatchlistList } from '../../contract/owner.ts';
+import { OwnerTopicList } from '../../contract/topics.ts';
+import { fromOffsetPage } from '../../pagination/page.ts';
+import * as platform from '../../upstream/api/platform.api.ts';
+import * as prediction from '../../upstream/api/prediction.api.ts';
+import { mapContextOf } from '../map-context.ts';
+import { defineOperation, type OperationContext } from '../operation.ts';
+import { Paging, TopicTypeParam } from '../params.ts';
+
+const PagingInput = z.object(Paging);
+type PagingInput = z.infer<typeof PagingInput>;
+
+/** One backend offset page for the caller, as a contract list. */
+async function ownerPage<I, T>(
+  ctx: OperationContext,
+  input: PagingInput,
+  load: (offset: number) => Promise<{ items: I[]; total: number }>,
+  map: (item: I) => T,
+) {
+  const offset = ctx.services.cursors.offsetOf(input.cursor);
+  return { body: fromOffsetPage(ctx.services.cursors, await load(offset), offset, map) };
+}
+
+const common = { scope: 'read', kind: 'read', mcp: true } as const;
+
+export const listMyPositions = defineOperation({
+  ...common,
+  name: 'list_my_positions',
+  title: 'List my positions',
+  description:
+    'The key owner\'s positions (one per prediction they staked on), newest first: option, stake, units, average price, ' +
+    'ruby multiplier, `payout_if_correct_rubies` (a guaranteed minimum) and the outcome once settled (`won`, ' +
+    '`payout_rubies`). A position sold in the app has `sold: true` and `sold_rubies`, and is never settled.',
+  localised: true,
+  rest: { method: 'GET', path: '/me/positions' },
+  input: PagingInput,
+  output: PositionList,
+  execute: (ctx, input) =>
+    ownerPage(ctx, input, (offset) => prediction.listHoldings(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }), (h) =>
+      mapPosition(h, mapContextOf(ctx)),
+    ),
+});
+
+export const listMyOpinions = defineOperation({
+  ...common,
+  name: 'list_my_opinions',
+  title: 'List my opinions',
+  description:
+    'Opinions the key owner published, newest first, with the side they staked on, how many backed them and the rubies ' +
+    'paid back to them (`ruby_payback`; `sapphire_payback` is its deprecated alias).',
+  localised: true,
+  rest: { method: 'GET', path: '/me/opinions' },
+  input: PagingInput,
+  output: OwnerOpinionList,
+  execute: (ctx, input) =>
+    ownerPage(ctx, input, (offset) => prediction.listOwnOpinions(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }), (o) =>
+      mapOwnerOpinion(o, mapContextOf(ctx)),
+    ),
+});
+
+export const listMyBackedOpinions = defineOperation({
+  ...common,
+  name: 'list_my_backed_opinions',
+  title: 'List opinions I backed',
+  description:
+    'Opinions the key owner backed, newest first: the seat taken in the backing relay (`seq`), the price paid and the ' +
+    'rubies received so far (`ruby_total`; `sapphire_total` is its deprecated alias).',
+  localised: true,
+  rest: { method: 'GET', path: '/me/backed-opinions' },
+  input: PagingInput,
+  output: BackedOpinionList,
+  execute: (ctx, input) =>
+    ownerPage(ctx, input, (offset) => prediction.listBacks(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }), (b) =>
+      mapBackedOpinion(b, mapContextOf(ctx)),
+    ),
+});
+
+export const listMyWatchlist = defineOperation({
+  ...common,
+  name: 'list_my_watchlist',
+  title: 'List my watchlist',
+  description: 'Topics the key owner follows (predictions and polls), most recently added first, as topic cards with `added_at`.',
+  localised: true,
+  rest: { method: 'GET', path: '/me/watchlist' },
+  input: PagingInput,
+  output: WatchlistList,
+  execute: (ctx, input) =>
+    ownerPage(ctx, input, (offset) => platform.listFavorites(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }), (f) =>
+      mapWatchlistItem(f, mapContextOf(ctx)),
+    ),
+});
+
+export const listMyCoinLedger = defineOperation({
+  ...common,
+  name: 'list_my_coin_ledger',
+  title: 'List my coin ledger',
+  description: 'Every movement of the key owner\'s coins, newest first: type, signed amount, balance after and the topic concerned.',
+  localised: false,
+  rest: { method: 'GET', path: '/me/coin-ledger' },
+  input: PagingInput,
+  output: LedgerList,
+  execute: (ctx, input) =>
+    ownerPage(
+      ctx,
+      input,
+      (offset) => platform.listLedger(ctx.upstream, ctx.caller.userId, { currency: 'COIN', offset, limit: input.limit }),
+      (e) => mapLedgerEntry(e, 'COIN', mapContextOf(ctx)),
+    ),
+});
+
+export const listMyRubyLedger = defineOperation({
+  ...common,
+  name: 'list_my_ruby_ledger',
+  title: 'List my ruby ledger',
+  description:
+    'Every movement of the key owner\'s rubies, newest first: settlement payouts, positions sold in the app, opinion ' +
+    'paybacks and the one-off conversion of the old sapphire balance.',
+  localised: false,
+  rest: { method: 'GET', path: '/me/ruby-ledger' },
+  input: PagingInput,
+  output: LedgerList,
+  execute: (ctx, input) =>
+    ownerPage(
+      ctx,
+      input,
+      (offset) => platform.listLedger(ctx.upstream, ctx.caller.userId, { currency: 'RUBY', offset, limit: input.limit }),
+      (e) => mapLedgerEntry(e, 'RUBY', mapContextOf(ctx)),
+    ),
+});
+
+export const listMyTopics = defineOperation({
+  ...common,
+  mcp: false,
+  name: 'list_my_topics',
+  title: 'List topics I created',
+  description:
+    'Topics the key owner created, one kind at a time (`type`, default prediction), including those hidden by ' +
+    'moderation, with `moderation_note` saying why moderation acted.',
+  localised: true,
+  rest: { method: 'GET', path: '/me/topics' },
+  input: z.object({ type: TopicTypeParam, ...Paging }),
+  output: OwnerTopicList,
+  execute: (ctx, input) =>
+    ownerPage(
+      ctx,
+      input,
+      (offset) =>
+        platform.listOwnCreated(ctx.upstream, ctx.caller.userId, { kind: input.type === 'prediction' ? 'MARKET' : 'POLL', offset, limit: input.limit }),
+      (i) => mapOwnerTopicCard(i, mapContextOf(ctx)),
+    ),
+});

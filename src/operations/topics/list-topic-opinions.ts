@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { mapPollComment, mapPredictionComment } from '../../../mappers/comments.ts';
+import { CommentList } from '../../contract/comments.ts';
+import { fromKeysetPage } from '../../pagination/page.ts';
+import * as poll from '../../upstream/api/poll.api.ts';
+import * as prediction from '../../upstream/api/prediction.api.ts';
+import { mapContextOf } from '../map-context.ts';
+import { defineOperation } from '../operation.ts';
+import { Paging, TopicId } from '../params.ts';
+import { resolveTopic } from './resolve-topic.ts';
+
+export const listTopicOpinions = defineOperation({
+  name: 'list_topic_opinions',
+  title: 'List opinions on a topic',
+  description:
+    'Lists the top-level opinions (comments) of a topic, newest first, with author, text, likes, reply count and the ' +
+    'author\'s position. Replies are not inlined. On a poll the opinions may be vote-gated: then `data` is empty and ' +
+    '`gated` is true. An opinion `id` from here is what preview_back takes as `opinion_id` (predictions only).',
+  scope: 'read',
+  kind: 'read',
+  localised: true,
+  rest: { method: 'GET', path: '/topics/{topic_id}/comments' },
+  mcp: true,
+  input: z.object({ topic_id: TopicId, ...Paging }),
+  pathParams: ['topic_id'],
+  output: CommentList,
+  async execute(ctx, input) {
+    const codec = ctx.services.cursors;
+    const before = codec.beforeOf(input.cursor);
+    const topic = await resolveTopic(ctx.upstream, input.topic_id);
+    const m = mapContextOf(ctx);
+    if (topic.type === 'prediction') {
+      const page = await prediction.listMarketOpinions(ctx.upstream, input.topic_id, { before, limit: input.limit });
+      // Replies and blocked opinions never show, even if the backend sent them.
+      const shown = page.items.filter((o) => o.parentId === null && o.auditState !== 'BLOCKED');
+      const list = fromKeysetPage(codec, { items: page.items, hasMore: page.hasMore }, (o) => o.opinionId, (o) => o);
+      return { body: { ...list, data: shown.map((o) => mapPredictionComment(o, m)), gated: false } };
+    }
+    const page = await poll.listPollComments(ctx.upstream, input.topic_id, { before, limit: input.limit });
+    if (page.locked) return { body: { data: [], next_cursor: null, has_more: false, gated: true } };
+    const shown = page.items.filter((c) => c.parentId === null);
+    const list = fromKeysetPage(codec, { items: page.items, hasMore: page.hasMore }, (c) => c.commentId, (c) => c);
+    return { body: { ...list, data: shown.map((c) => mapPollComment(c, input.topic_id, m)), gated: false } };
+  },
+});

@@ -1,0 +1,97 @@
+/**
+ * GET /topics (SPEC 4.2 rules 1–3; DECISIONS.md section 1). Predictions and polls are separate
+ * lists from separate services, never mixed. Poll-only misuse is refused, naming the parameter.
+ */
+import { z } from 'zod';
+import { mapPollCard, mapPredictionCard } from '../../../mappers/topics.ts';
+import { Uuid } from '../../contract/common.ts';
+import { TopicList } from '../../contract/topics.ts';
+import { invalidArgument } from '../../errors/api-error.ts';
+import { fromOffsetPage } from '../../pagination/page.ts';
+import * as poll from '../../upstream/api/poll.api.ts';
+import * as prediction from '../../upstream/api/prediction.api.ts';
+import type { MarketState, PricingModel } from '../../upstream/internal-api.ts';
+import { mapContextOf } from '../map-context.ts';
+import { defineOperation } from '../operation.ts';
+import { Paging, TopicTypeParam } from '../params.ts';
+
+const STATUS_TO_STATE: Record<'open' | 'closed' | 'resolved' | 'refunded', MarketState> = {
+  open: 'ACTIVE',
+  closed: 'EXPIRED',
+  resolved: 'SETTLED',
+  refunded: 'REFUNDED',
+};
+const SORTS = { trending: 'HOT', newest: 'NEW', ending_soon: 'ENDING' } as const;
+
+export const MechanismParam = z
+  .enum(['v21_lmsr', 'v2_share', 'all'])
+  .default('v21_lmsr')
+  .meta({ description: 'Trading mechanism of predictions: `v21_lmsr` (default, tradable), `v2_share` (legacy, read-only) or `all`.' });
+
+export function pricingModelOf(mechanism: z.infer<typeof MechanismParam>): PricingModel | undefined {
+  return mechanism === 'all' ? undefined : mechanism === 'v21_lmsr' ? 'LMSR' : 'SHARE_POOL';
+}
+
+export const listTopics = defineOperation({
+  name: 'list_topics',
+  title: 'List topics',
+  description:
+    'Lists topics of one kind: predictions (default) or polls, never mixed. Returns topic cards (title, status, options ' +
+    'with probabilities, creator, counts) and a cursor for the next page. Filters: `status` (open by default; closed, ' +
+    'resolved, refunded for predictions), `sort` (trending, newest, ending_soon — predictions only), `zone` (a zone slug, ' +
+    'predictions only), `category_id` (from list_topic_categories), `mechanism` (predictions; default v21_lmsr). ' +
+    'Polls support only status=open. Use get_topic with a card\'s `id` for the full detail.',
+  scope: 'read',
+  kind: 'read',
+  localised: true,
+  rest: { method: 'GET', path: '/topics' },
+  mcp: true,
+  input: z.object({
+    type: TopicTypeParam,
+    sort: z.enum(['trending', 'newest', 'ending_soon']).default('trending').meta({ description: 'Order of the list.' }),
+    status: z
+      .enum(['open', 'closed', 'resolved', 'refunded'])
+      .default('open')
+      .meta({ description: 'Topic status to list (default open). `resolving` is not filterable: omit status instead.' }),
+    zone: z.string().min(1).max(64).optional().meta({ description: 'Zone slug (from GET /zones); predictions only.' }),
+    category_id: Uuid.optional().meta({ description: 'Category id from list_topic_categories.' }),
+    mechanism: MechanismParam,
+    ...Paging,
+  }),
+  output: TopicList,
+  async execute(ctx, input) {
+    const offset = ctx.services.cursors.offsetOf(input.cursor);
+    const m = mapContextOf(ctx);
+    if (input.type === 'poll') {
+      if (input.sort === 'ending_soon') throw invalidArgument('sort', 'sort: ending_soon applies to predictions only.');
+      if (input.zone !== undefined) throw invalidArgument('zone', 'zone: zones apply to predictions only.');
+      if (input.status !== 'open') throw invalidArgument('status', 'status: polls can only be listed with status=open.');
+      const page = await poll.listPolls(ctx.upstream, {
+        state: 1,
+        sort: input.sort === 'newest' ? 'NEW' : 'HOT',
+        categoryId: input.category_id,
+        offset,
+        limit: input.limit,
+      });
+      return { body: fromOffsetPage(ctx.services.cursors, visible(page), offset, (p) => mapPollCard(p, m)) };
+    }
+    const page = await prediction.listMarkets(ctx.upstream, {
+      state: STATUS_TO_STATE[input.status],
+      sort: SORTS[input.sort],
+      zone: input.zone,
+      categoryId: input.category_id,
+      pricingModel: pricingModelOf(input.mechanism),
+      offset,
+      limit: input.limit,
+    });
+    return { body: fromOffsetPage(ctx.services.cursors, visible(page), offset, (x) => mapPredictionCard(x, m)) };
+  },
+});
+
+/**
+ * Blocked topics never reach a public list, even if the backend let one through. The page's
+ * offset arithmetic still counts the backend's items, so pagination stays continuous.
+ */
+export function visible<T extends { auditState: string }>(page: { items: T[]; total: number }): { items: T[]; total: number; seen: number } {
+  return { items: page.items.filter((i) => i.auditState !== 'BLOCKED'), total: page.total, seen: page.items.length };
+}

@@ -1,0 +1,48 @@
+/**
+ * GET /users/{handle}/topics (SPEC 4.2 rule 6): a leading `@` is tolerated; a list the user
+ * hides is empty with `hidden: true`; an unknown handle is 404.
+ */
+import { z } from 'zod';
+import { mapTopicItem } from '../../../mappers/topics.ts';
+import { UserTopicList } from '../../contract/topics.ts';
+import { fromOffsetPage } from '../../pagination/page.ts';
+import * as platform from '../../upstream/api/platform.api.ts';
+import { mapContextOf } from '../map-context.ts';
+import { defineOperation } from '../operation.ts';
+import { Paging, TopicTypeParam } from '../params.ts';
+
+export const listUserTopics = defineOperation({
+  name: 'list_user_topics',
+  title: 'List the topics a user created',
+  description: 'Topics created by a user, one kind at a time (`type`, default prediction). When the user hides the list, `data` is empty and `hidden` is true.',
+  scope: 'read',
+  kind: 'read',
+  localised: true,
+  rest: { method: 'GET', path: '/users/{handle}/topics' },
+  mcp: false,
+  input: z.object({
+    handle: z
+      .string()
+      .transform((h) => h.replace(/^@/, ''))
+      .pipe(z.string().regex(/^[A-Za-z0-9_.]{1,64}$/))
+      .meta({ description: 'The user\'s handle, without `@` (a leading `@` is tolerated).' }),
+    type: TopicTypeParam,
+    ...Paging,
+  }),
+  pathParams: ['handle'],
+  output: UserTopicList,
+  async execute(ctx, input) {
+    const offset = ctx.services.cursors.offsetOf(input.cursor);
+    const page = await platform.listCreatedByHandle(ctx.upstream, input.handle, {
+      kind: input.type === 'prediction' ? 'MARKET' : 'POLL',
+      offset,
+      limit: input.limit,
+    });
+    // A hidden list shows nothing, whatever the backend sent with it.
+    if (page.hidden) return { body: { data: [], next_cursor: null, has_more: false, hidden: true } };
+    const m = mapContextOf(ctx);
+    const items = page.items.filter((i) => (i.kind === 'MARKET' ? i.market.auditState : i.poll.auditState) !== 'BLOCKED');
+    const list = fromOffsetPage(ctx.services.cursors, { items, total: page.total, seen: page.items.length }, offset, (i) => mapTopicItem(i, m));
+    return { body: { ...list, hidden: false } };
+  },
+});
