@@ -49,6 +49,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   installErrorHandling(app);
+  // Bodies are JSON only (SPEC 4): anything else is 415 rather than a string reaching a route.
+  app.removeContentTypeParser('text/plain');
 
   await app.register(healthRoutes, {
     ready: services.redis === null ? undefined : async () => (await services.redis?.ping()) === 'PONG',

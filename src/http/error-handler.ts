@@ -27,6 +27,13 @@ export function toApiError(err: unknown): ApiError {
     default:
       break;
   }
+  // A Fastify (JSON Schema) validation failure: name the parameter like the zod path does.
+  const validation = (err as { validation?: { instancePath?: string; params?: { missingProperty?: string } }[] } | undefined)?.validation;
+  if (Array.isArray(validation)) {
+    const first = validation[0];
+    const field = first?.params?.missingProperty ?? (first?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    return new ApiError('INVALID_ARGUMENT', { message: `${field || 'request'}: invalid value.`, details: { field: field || 'body' } });
+  }
   // Body parse errors raised by Node's JSON.parse inside Fastify's parser carry a 400 status.
   if (e?.statusCode === 400 && err instanceof SyntaxError) {
     return new ApiError('INVALID_ARGUMENT', { message: 'The request body is not valid JSON.', details: { field: 'body' } });
