@@ -6,7 +6,7 @@
  *
  * Replicas must share CURSOR_SECRET for a cursor from one to work on another.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { invalidArgument } from '../errors/api-error.ts';
 
 export type CursorPosition = { o: number } | { b: string };
@@ -15,15 +15,20 @@ const VERSION = 1;
 
 export class CursorCodec {
   readonly #key: Buffer;
+  readonly #ivKey: Buffer;
 
   constructor(secret: string) {
     this.#key = createHash('sha256').update(`openpm-cursor:${secret}`).digest();
+    this.#ivKey = createHash('sha256').update(`openpm-cursor-iv:${secret}`).digest();
   }
 
   encode(pos: CursorPosition): string {
-    const iv = randomBytes(12);
+    const plain = JSON.stringify(pos);
+    // Synthetic IV (a MAC of the position): one position always seals to the same cursor, so
+    // REST and MCP answer byte-identical lists, and a nonce is never reused for two positions.
+    const iv = createHmac('sha256', this.#ivKey).update(plain).digest().subarray(0, 12);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify(pos), 'utf8'), cipher.final()]);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]).toString('base64url');
   }
 

@@ -67,3 +67,10 @@ describe('pages', () => {
     expect(wholeList([1])).toEqual({ data: [1], next_cursor: null, has_more: false });
   });
 });
+
+describe('cursor determinism', () => {
+  it('seals one position to one cursor, and different positions to different cursors', () => {
+    expect(codec.encode({ o: 20 })).toBe(codec.encode({ o: 20 }));
+    expect(codec.encode({ o: 20 })).not.toBe(codec.encode({ o: 40 }));
+  });
+});
