@@ -6,6 +6,7 @@
  * result holding the REST error envelope.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -35,8 +36,17 @@ export interface McpRequestContext {
   beforeCall?: (toolName: string) => Promise<void>;
 }
 
+/**
+ * One validator for every per-request server: the SDK would otherwise build a new Ajv instance
+ * for each (it validates elicitation answers, which this server never requests).
+ */
+const sharedValidator = new AjvJsonSchemaValidator();
+
 export function createMcpServer(ctx: McpRequestContext): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    jsonSchemaValidator: sharedValidator,
+  });
   const tools = ctx.registry.visibleTo(ctx.caller.scopes);
   const definitions = tools.map((t) => t.definition);
 

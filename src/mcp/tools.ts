@@ -83,5 +83,23 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): { type: 'objec
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
   delete json['$schema'];
   // MCP wants an object at the root; a union of objects gets the type stated explicitly.
-  return { ...json, type: 'object' };
+  return { ...(portable(json) as Record<string, unknown>), type: 'object' };
+}
+
+/**
+ * `type: ["boolean", "null"]` is valid JSON Schema, but clients that map tool schemas onto a
+ * single-type dialect reject it; the same meaning as `anyOf` branches travels everywhere.
+ */
+function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = portable(v);
+  const type = out['type'];
+  if (Array.isArray(type) && type.length > 1) {
+    delete out['type'];
+    const branches = type.map((t) => ({ type: t }));
+    return out['anyOf'] === undefined ? { ...out, anyOf: branches } : { allOf: [out, { anyOf: branches }] };
+  }
+  return out;
 }

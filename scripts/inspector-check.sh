@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Drives the MCP server with a client nobody here wrote, the MCP Inspector CLI, against
+# `npm start` (the embedded sandbox): tools/list for both scopes and a tools/call.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PORT="${INSPECTOR_CHECK_PORT:-18765}"
+URL="http://127.0.0.1:${PORT}/mcp"
+LOG="$(mktemp)"
+PORT="$PORT" LOG_LEVEL=warn npm start >"$LOG" 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -f "$LOG"' EXIT
+
+for _ in $(seq 1 100); do
+  curl -fs "http://127.0.0.1:${PORT}/livez" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+curl -fs "http://127.0.0.1:${PORT}/livez" >/dev/null || { echo "inspector-check: gateway did not start"; cat "$LOG"; exit 1; }
+
+inspector() {
+  local key="$1"; shift
+  npx --no-install mcp-inspector --cli "$URL" --transport http --header "Authorization: Bearer ${key}" "$@"
+}
+
+count_tools() {
+  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const t=JSON.parse(s).tools;console.log(t.length+" "+t.map(x=>x.name).sort().join(","))})'
+}
+
+read_list=$(inspector opk_test_alice_read_0000000000 --method tools/list | count_tools)
+write_list=$(inspector opk_test_alice_write_000000000 --method tools/list | count_tools)
+echo "inspector-check: read key sees ${read_list%% *} tools, read+write key sees ${write_list%% *} tools"
+[ "${read_list%% *}" = 12 ] || { echo "inspector-check: expected 12 tools: $read_list"; exit 1; }
+[ "${write_list%% *}" = 18 ] || { echo "inspector-check: expected 18 tools: $write_list"; exit 1; }
+case "$read_list" in *place_order*) echo "inspector-check: a read key sees a write tool"; exit 1 ;; esac
+
+call=$(inspector opk_test_alice_read_0000000000 --method tools/call --tool-name get_my_profile)
+echo "$call" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s);const p=r.structuredContent;if(r.isError||!p||p.handle!=="alice"||p.sapphires!=="0.0000"){console.error("unexpected tools/call result:",s);process.exit(1)}console.log("inspector-check: tools/call get_my_profile -> handle "+p.handle+", coins "+p.coins)})'
+
+set +e
+inspector opk_test_alice_read_0000000000 --method tools/call --tool-name get_topic --tool-arg topic_id=00000000-0000-4000-8000-00000000ffff >/dev/null 2>&1
+rc=$?
+set -e
+[ "$rc" != 0 ] || { echo "inspector-check: a tool error was not reported as one"; exit 1; }
+echo "inspector-check: tool error for a missing topic reported (exit $rc)"
+echo "inspector-check: ok"
