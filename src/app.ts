@@ -1,23 +1,31 @@
 /**
  * The application as a Fastify instance: buildApp(config) is what server.ts listens with and
  * what tests boot (on an ephemeral port, or through inject()).
+ *
+ * Order of the gates on /open/v1 and /mcp: kill switch (before anything, so a disabled service
+ * costs the backend nothing) → per-address throttle of unauthenticated attempts →
+ * authentication → per-key rate limits → the operation.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
 import type { Config } from './config.ts';
 import { parseTrustProxy } from './config.ts';
 import { authenticationHook } from './auth/plugin.ts';
+import { ApiError } from './errors/api-error.ts';
 import { healthRoutes } from './http/health.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { REQUEST_ID_HEADER, genReqId } from './http/request-id.ts';
 import { restRoutes } from './http/rest-routes.ts';
+import { authThrottle } from './limits/auth-throttle.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { ToolRegistry } from './mcp/tools.ts';
+import type { Surface } from './metrics/metrics.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { createServices, type ServiceOverrides, type Services } from './services.ts';
 
 /** The contract caps request bodies at 16 KiB (DECISIONS.md section 5). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 export const REST_PREFIX = '/open/v1';
+export const MCP_PATH = '/mcp';
 
 export interface BuildOptions extends ServiceOverrides {
   /** Logger options or instance; tests pass `false`. */
@@ -36,16 +44,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId,
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
-    // Query strings are plain key=value: no nested objects to smuggle through.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
 
-  const services = createServices(config, app.log, opts);
+  const services = await createServices(config, app.log, opts);
   app.decorate('services', services);
   app.decorateRequest('caller', null);
   app.addHook('onClose', async () => services.close());
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  app.addHook('onRequest', killSwitchGate(services));
+  app.addHook('onResponse', async (request, reply) => {
+    services.metrics.request(routeLabel(request), request.method, reply.statusCode, surfaceOf(request.url), reply.elapsedTime / 1000);
   });
 
   installErrorHandling(app);
@@ -56,17 +67,45 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ready: services.redis === null ? undefined : async () => (await services.redis?.ping()) === 'PONG',
   });
 
+  const throttle = await authThrottle(app, {
+    perMinute: config.AUTH_ATTEMPTS_PER_MINUTE,
+    authenticator: services.authenticator,
+    redis: services.redis,
+    prefix: config.REDIS_KEY_PREFIX,
+  });
+  const authenticate = authenticationHook(services.authenticator);
+
   await app.register(
     async (api) => {
-      api.addHook('onRequest', authenticationHook(services.authenticator));
+      api.addHook('onRequest', throttle);
+      api.addHook('onRequest', authenticate);
       await api.register(restRoutes, { services, operations: OPERATIONS });
     },
     { prefix: REST_PREFIX },
   );
 
-  await app.register(mcpRoutes, { services, authenticator: services.authenticator, registry: new ToolRegistry(OPERATIONS) });
+  await app.register(mcpRoutes, { services, gates: [throttle, authenticate], registry: new ToolRegistry(OPERATIONS) });
 
   return app;
+}
+
+/** 503 SERVICE_DISABLED on the whole surface while the switch is fully on; health still answers. */
+function killSwitchGate(services: Services): onRequestHookHandler {
+  return async function killSwitch(request: FastifyRequest, _reply: FastifyReply) {
+    if (services.killSwitch.current().mode !== 'all') return;
+    if (surfaceOf(request.url) === 'other') return;
+    throw new ApiError('SERVICE_DISABLED');
+  };
+}
+
+export function surfaceOf(url: string): Surface {
+  if (url === REST_PREFIX || url.startsWith(`${REST_PREFIX}/`) || url.startsWith(`${REST_PREFIX}?`)) return 'rest';
+  if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`) || url.startsWith(`${MCP_PATH}/`)) return 'mcp';
+  return 'other';
+}
+
+function routeLabel(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unmatched';
 }
 
 /** JSON logs with keys and tokens redacted wherever they can appear. */

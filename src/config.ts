@@ -63,7 +63,26 @@ export const ConfigSchema = z
     /** Key id of CONFIRM_KEYS that signs new tokens (default: the first). */
     CONFIRM_SIGNING_KID: z.string().optional(),
 
+    /** Per-key limits of SPEC 8; `off` only for load tests and test runs, never the default. */
+    RATE_LIMITS: onOff.default('on'),
+    RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().positive().default(120),
+    RATE_LIMIT_READ_PER_DAY: z.coerce.number().int().positive().default(10_000),
+    RATE_LIMIT_SEARCH_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    RATE_LIMIT_WRITE_PER_DAY: z.coerce.number().int().positive().default(200),
+    /** Requests per minute and client address that carry no key already known to be valid. */
+    AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+
+    /** Start-up state of the kill switch: `on` refuses every REST and MCP request with 503. */
     KILL_SWITCH: onOff.default('off'),
+    /** How often a replica re-reads the shared kill switch besides pub/sub (ms). */
+    KILL_SWITCH_POLL_MS: positiveMs.default(500),
+
+    /** Admin server (metrics, kill switch): a separate port, never exposed publicly. */
+    ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
+    ADMIN_PORT: port.default(9090),
+    /** Bearer token for the admin endpoints that change state; unset disables them. */
+    ADMIN_TOKEN: z.string().min(16).optional(),
   })
   .superRefine((c, ctx) => {
     try {

@@ -10,7 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { CursorCodec } from './pagination/cursor.ts';
 import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from './confirm/claims.ts';
 import { ConfirmTokens, parseConfirmKeys } from './confirm/token.ts';
-import { connectRedis } from './store/redis.ts';
+import { connectRedis, redisReady } from './store/redis.ts';
+import { createKillSwitch, type KillSwitch } from './killswitch/index.ts';
+import { RateLimiter } from './limits/limiter.ts';
+import { MemoryRateLimitStore, RedisRateLimitStore } from './limits/store.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { UpstreamClient } from './upstream/client.ts';
 
 export interface Services {
@@ -19,6 +23,10 @@ export interface Services {
   authenticator: KeyAuthenticator;
   cursors: CursorCodec;
   confirm: { tokens: ConfirmTokens; claims: ClaimStore };
+  metrics: Metrics;
+  /** Null when RATE_LIMITS=off. */
+  limiter: RateLimiter | null;
+  killSwitch: KillSwitch;
   redis: Redis | null;
   now: () => number;
   close(): Promise<void>;
@@ -30,7 +38,11 @@ export interface ServiceOverrides {
   now?: () => number;
 }
 
-export function createServices(config: Config, log: StoreLogger, overrides: ServiceOverrides = {}): Services {
+export interface ServiceLogger extends StoreLogger {
+  info(obj: object, msg: string): void;
+}
+
+export async function createServices(config: Config, log: ServiceLogger, overrides: ServiceOverrides = {}): Promise<Services> {
   const now = overrides.now ?? Date.now;
   if (config.UPSTREAM_URL === undefined) throw new Error('createServices needs UPSTREAM_URL (server.ts starts the sandbox first)');
   const upstream =
@@ -50,7 +62,12 @@ export function createServices(config: Config, log: StoreLogger, overrides: Serv
       : config.REDIS_URL !== undefined
         ? connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS })
         : null;
-  if (redis !== null) redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
+  if (redis !== null) {
+    redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
+    // Commands fail fast while disconnected (no offline queue), so wait for the first
+    // connection; a Redis that is down at start-up is not fatal: each store has its fallback.
+    if (!(await redisReady(redis, 2_000))) log.warn({}, 'redis not reachable at start-up; continuing with fallbacks');
+  }
 
   const verdicts: VerdictStore =
     redis !== null ? new RedisVerdictStore(redis, config.REDIS_KEY_PREFIX, log) : new MemoryVerdictStore(config.KEY_CACHE_MAX_ENTRIES);
@@ -68,6 +85,23 @@ export function createServices(config: Config, log: StoreLogger, overrides: Serv
   }
   const cursors = new CursorCodec(config.CURSOR_SECRET ?? randomBytes(32).toString('hex'));
   const confirm = { tokens: new ConfirmTokens(confirmKeys(config), now), claims: claimStore(redis, config, now) };
+  const metrics = new Metrics();
+  const limiter =
+    config.RATE_LIMITS === 'off'
+      ? null
+      : new RateLimiter(
+          redis !== null ? new RedisRateLimitStore(redis, config.REDIS_KEY_PREFIX) : new MemoryRateLimitStore(now),
+          {
+            readPerMinute: config.RATE_LIMIT_READ_PER_MINUTE,
+            readPerDay: config.RATE_LIMIT_READ_PER_DAY,
+            searchPerMinute: config.RATE_LIMIT_SEARCH_PER_MINUTE,
+            writePerMinute: config.RATE_LIMIT_WRITE_PER_MINUTE,
+            writePerDay: config.RATE_LIMIT_WRITE_PER_DAY,
+          },
+          metrics,
+          log,
+        );
+  const killSwitch = await createKillSwitch(config, redis, log, now);
 
   return {
     config,
@@ -75,9 +109,13 @@ export function createServices(config: Config, log: StoreLogger, overrides: Serv
     authenticator,
     cursors,
     confirm,
+    metrics,
+    limiter,
+    killSwitch,
     redis,
     now,
     async close() {
+      await killSwitch.close();
       if (overrides.upstream === undefined) await upstream.close();
       if (ownsRedis && redis !== null) redis.disconnect();
     },

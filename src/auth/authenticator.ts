@@ -47,6 +47,12 @@ export class KeyAuthenticator {
     });
   }
 
+  /** Whether this replica holds a live valid verdict for the key (no I/O). */
+  isKnownValid(rawKey: string): boolean {
+    const v = this.#local.peek(hashKey(rawKey));
+    return v !== undefined && v.valid && this.#remainingMs(v) > 0 && (v.expiresAt === null || v.expiresAt > this.#now());
+  }
+
   /** Resolve a well-formed raw key to its owner, or throw 401 UNAUTHORIZED. */
   async authenticate(rawKey: string, ctx: CallContext): Promise<Caller> {
     const keyHash = hashKey(rawKey);

@@ -13,6 +13,9 @@ import { negotiateAcceptLanguage } from '../i18n/accept-language.ts';
 import { bindUpstream, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { validateInput } from '../operations/validate-input.ts';
+import { limitClassOf } from '../limits/limiter.ts';
+import { rateLimited } from '../limits/decision.ts';
+import { writesDisabled } from '../operations/writes-gate.ts';
 
 export interface RestRoutesOptions {
   services: Services;
@@ -22,12 +25,28 @@ export interface RestRoutesOptions {
 export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions): Promise<void> {
   for (const op of opts.operations) {
     const integerFields = integerFieldsOf(op.input);
+    const limitClass = limitClassOf(op);
+    const limiter = opts.services.limiter;
     app.route({
       method: op.rest.method,
       url: toFastifyPath(op.rest.path),
+      // Runs after authentication and before the body is read: every request counts, whatever
+      // its outcome, except one refused here (DECISIONS.md section 8).
+      onRequest:
+        limiter === null
+          ? []
+          : [
+              async (request: FastifyRequest, reply: FastifyReply) => {
+                const decision = await limiter.check(requireCaller(request).keyId, limitClass);
+                if (decision === null) return;
+                reply.headers(decision.headers);
+                if (!decision.allowed) throw rateLimited(decision);
+              },
+            ],
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const caller = requireCaller(request);
         if (!hasScope(caller, op.scope)) throw forbiddenScope(op.scope);
+        if (op.scope === 'write' && writesDisabled(opts.services)) throw new ApiError('SERVICE_DISABLED');
         const raw = gatherInput(op, request, integerFields);
         const input = validateInput(op, raw, 'rest');
         const lang = negotiateAcceptLanguage(request.headers['accept-language']);

@@ -1,22 +1,28 @@
 /**
- * /mcp over Fastify: POST is authenticated by the same hook as REST (401 with the challenge
- * before any MCP handling), then handed to a fresh stateless transport and server. GET and
- * DELETE answer 405: there are no sessions and no server-initiated streams.
+ * /mcp over Fastify: POST passes the same gates as REST (throttle, then authentication: 401 with
+ * the challenge before any MCP handling), then the per-key limits, then a fresh stateless
+ * transport and server. GET and DELETE answer 405: no sessions, no server-initiated streams.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { requireCaller } from '../auth/plugin.ts';
-import type { KeyAuthenticator } from '../auth/authenticator.ts';
-import { authenticationHook } from '../auth/plugin.ts';
+import { rateLimited, type Decision } from '../limits/decision.ts';
+import { limitClassOf } from '../limits/limiter.ts';
+import type { LimitClass } from '../limits/windows.ts';
 import type { Services } from '../services.ts';
-import { createMcpServer, type McpRequestContext } from './server.ts';
+import { createMcpServer } from './server.ts';
 import type { ToolRegistry } from './tools.ts';
 
 export interface McpRoutesOptions {
   services: Services;
-  authenticator: KeyAuthenticator;
+  /** onRequest gates shared with REST: the address throttle and authentication. */
+  gates: onRequestHookHandler[];
   registry: ToolRegistry;
-  beforeCall?: (request: FastifyRequest) => McpRequestContext['beforeCall'];
+}
+
+interface JsonRpcCall {
+  method?: unknown;
+  params?: { name?: unknown };
 }
 
 export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): Promise<void> {
@@ -28,23 +34,27 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
   app.get('/mcp', methodNotAllowed);
   app.delete('/mcp', methodNotAllowed);
 
-  app.post('/mcp', { onRequest: authenticationHook(opts.authenticator) }, async (request, reply) => {
+  app.post('/mcp', { onRequest: opts.gates }, async (request, reply) => {
     const caller = requireCaller(request);
+    const decision = await countRequest(opts, request, reply);
     const server = createMcpServer({
       caller,
       requestId: request.id,
       log: request.log,
       services: opts.services,
       registry: opts.registry,
-      beforeCall: opts.beforeCall?.(request),
+      // Over MCP a quota is a tool error naming the delay (SPEC 8).
+      beforeCall: decision !== null && !decision.allowed ? async () => Promise.reject(rateLimited(decision)) : undefined,
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // Headers set on the reply before hijacking are not sent by Fastify any more: copy them.
+    // Headers set on the reply are not sent by Fastify once hijacked: copy them over.
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value as string);
     }
     reply.hijack();
+    const started = process.hrtime.bigint();
     reply.raw.on('close', () => {
+      opts.services.metrics.request('/mcp', 'POST', reply.raw.statusCode, 'mcp', Number(process.hrtime.bigint() - started) / 1e9);
       void transport.close();
       void server.close();
     });
@@ -59,4 +69,29 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       }
     }
   });
+}
+
+/**
+ * Count the POST in the caller's windows, by what it asks: a tools/call of search_topics or of
+ * an executing tool also uses the search or write budget (shared with REST). A refused
+ * tools/call continues as a tool error; any other refused request is an HTTP 429.
+ */
+async function countRequest(opts: McpRoutesOptions, request: FastifyRequest, reply: FastifyReply): Promise<Decision | null> {
+  const limiter = opts.services.limiter;
+  if (limiter === null) return null;
+  const calls = (Array.isArray(request.body) ? request.body : [request.body]) as JsonRpcCall[];
+  let cls: LimitClass = 'read';
+  let isToolCall = false;
+  for (const call of calls) {
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') continue;
+    isToolCall = true;
+    const tool = opts.registry.find(call.params.name, requireCaller(request).scopes);
+    const c = tool === undefined ? 'read' : limitClassOf(tool.operation);
+    if (c === 'write' || (c === 'search' && cls === 'read')) cls = c;
+  }
+  const decision = await limiter.check(requireCaller(request).keyId, cls);
+  if (decision === null) return null;
+  reply.headers(decision.headers);
+  if (!decision.allowed && !isToolCall) throw rateLimited(decision);
+  return decision;
 }

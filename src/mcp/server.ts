@@ -21,6 +21,7 @@ import { foldLanguage } from '../i18n/fold.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../i18n/languages.ts';
 import { bindUpstream, type OperationLogger } from '../operations/operation.ts';
 import { validateInput } from '../operations/validate-input.ts';
+import { writesDisabled } from '../operations/writes-gate.ts';
 import type { Services } from '../services.ts';
 import type { ToolRegistry } from './tools.ts';
 
@@ -59,6 +60,7 @@ export function createMcpServer(ctx: McpRequestContext): Server {
     const op = tool.operation;
     try {
       await ctx.beforeCall?.(op.name);
+      if (op.scope === 'write' && writesDisabled(ctx.services)) throw new ApiError('SERVICE_DISABLED');
       const args = { ...(request.params.arguments ?? {}) } as Record<string, unknown>;
       const lang = op.localised ? languageOf(args) : DEFAULT_LANGUAGE;
       delete args['language'];

@@ -1,0 +1,149 @@
+/**
+ * Rate-limit stores: consume one request from every window that applies, atomically, or from
+ * none (a request refused with 429 consumes nothing). Redis does it in one round trip (a Lua
+ * script using the server's clock, so replicas' clocks do not matter); memory does the same
+ * for the embedded default. Both pass test/limits/store.test.ts.
+ *
+ * Why not @fastify/rate-limit here: its store answers one fixed window per increment, so it
+ * cannot check a sliding minute, a calendar day and a shared search budget in one atomic step,
+ * nor leave refused requests uncounted. It does guard failed authentication (auth-throttle.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { DAY_MS, MINUTE_MS, type WindowSpec } from './windows.ts';
+
+/** Per window after the decision: requests counted in it and its oldest entry (minute windows). */
+export interface WindowUse {
+  spec: WindowSpec;
+  count: number;
+  /** Epoch ms of the oldest request still in a minute window; null when empty or a day window. */
+  oldest: number | null;
+}
+
+export interface Consumption {
+  allowed: boolean;
+  now: number;
+  windows: WindowUse[];
+}
+
+export interface RateLimitStore {
+  consume(subject: string, windows: WindowSpec[]): Promise<Consumption>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #minute = new Map<string, number[]>();
+  readonly #day = new Map<string, { day: number; count: number }>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  async consume(subject: string, windows: WindowSpec[]): Promise<Consumption> {
+    const now = this.#now();
+    const day = Math.floor(now / DAY_MS);
+    const uses = windows.map((spec) => {
+      const key = `${subject}:${spec.name}`;
+      if (spec.kind === 'minute') {
+        const log = (this.#minute.get(key) ?? []).filter((t) => t > now - MINUTE_MS);
+        this.#minute.set(key, log);
+        return { spec, key, count: log.length, oldest: log[0] ?? null };
+      }
+      const d = this.#day.get(key);
+      return { spec, key, count: d?.day === day ? d.count : 0, oldest: null };
+    });
+    const allowed = uses.every((u) => u.count < u.spec.limit);
+    if (allowed) {
+      for (const u of uses) {
+        if (u.spec.kind === 'minute') {
+          this.#minute.get(u.key)?.push(now);
+          u.oldest ??= now;
+        } else {
+          this.#day.set(u.key, { day, count: u.count + 1 });
+        }
+        u.count += 1;
+      }
+    }
+    this.#sweep(now);
+    return { allowed, now, windows: uses.map(({ spec, count, oldest }) => ({ spec, count, oldest })) };
+  }
+
+  #calls = 0;
+  /** Forget idle subjects now and then, so the maps cannot grow without bound. */
+  #sweep(now: number): void {
+    if (++this.#calls % 1000 !== 0) return;
+    for (const [k, log] of this.#minute) if ((log.at(-1) ?? 0) <= now - MINUTE_MS) this.#minute.delete(k);
+    const day = Math.floor(now / DAY_MS);
+    for (const [k, d] of this.#day) if (d.day !== day) this.#day.delete(k);
+  }
+}
+
+// KEYS: one per window. ARGV[1]: a unique member for this request; then kind and limit per window.
+// Returns {allowed, now, count_1, oldest_1, count_2, oldest_2, ...} (oldest -1 when none).
+const CONSUME = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local day = math.floor(tonumber(t[1]) / 86400)
+local n = #KEYS
+local counts, oldest, kinds = {}, {}, {}
+local allowed = 1
+for i = 1, n do
+  local kind = ARGV[2 * i]
+  local limit = tonumber(ARGV[2 * i + 1])
+  kinds[i] = kind
+  if kind == 'm' then
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - 60000)
+    counts[i] = redis.call('ZCARD', KEYS[i])
+    local o = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
+    oldest[i] = o[2] and tonumber(o[2]) or -1
+  else
+    local d = tonumber(redis.call('HGET', KEYS[i], 'day') or '-1')
+    counts[i] = (d == day) and tonumber(redis.call('HGET', KEYS[i], 'count') or '0') or 0
+    oldest[i] = -1
+  end
+  if counts[i] >= limit then allowed = 0 end
+end
+if allowed == 1 then
+  for i = 1, n do
+    if kinds[i] == 'm' then
+      redis.call('ZADD', KEYS[i], now, ARGV[1])
+      redis.call('PEXPIRE', KEYS[i], 60000)
+      if oldest[i] == -1 then oldest[i] = now end
+    else
+      redis.call('HSET', KEYS[i], 'day', day, 'count', counts[i] + 1)
+      redis.call('EXPIREAT', KEYS[i], (day + 1) * 86400 + 60)
+    end
+    counts[i] = counts[i] + 1
+  end
+end
+local out = {allowed, now}
+for i = 1, n do
+  out[#out + 1] = counts[i]
+  out[#out + 1] = oldest[i]
+end
+return out
+`;
+
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#prefix = `${prefix}rl:`;
+  }
+
+  async consume(subject: string, windows: WindowSpec[]): Promise<Consumption> {
+    const keys = windows.map((w) => `${this.#prefix}${subject}:${w.name}`);
+    const args = [randomUUID(), ...windows.flatMap((w) => [w.kind === 'minute' ? 'm' : 'd', String(w.limit)])];
+    const out = (await this.#redis.eval(CONSUME, keys.length, ...keys, ...args)) as number[];
+    return {
+      allowed: out[0] === 1,
+      now: Number(out[1]),
+      windows: windows.map((spec, i) => {
+        const oldest = Number(out[3 + 2 * i]);
+        return { spec, count: Number(out[2 + 2 * i]), oldest: oldest < 0 ? null : oldest };
+      }),
+    };
+  }
+}
