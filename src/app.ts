@@ -3,7 +3,7 @@
  * what tests boot (on an ephemeral port, or through inject()).
  *
  * Order of the gates on /open/v1 and /mcp: kill switch (before anything, so a disabled service
- * costs the backend nothing) → per-address throttle of unauthenticated attempts →
+ * costs the backend nothing) → per-address throttle of failed authentication →
  * authentication → per-key rate limits → the operation.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
@@ -15,7 +15,7 @@ import { healthRoutes } from './http/health.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { REQUEST_ID_HEADER, genReqId } from './http/request-id.ts';
 import { restRoutes } from './http/rest-routes.ts';
-import { authThrottle } from './limits/auth-throttle.ts';
+import { createAuthThrottle } from './limits/auth-throttle.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { ToolRegistry } from './mcp/tools.ts';
 import type { Surface } from './metrics/metrics.ts';
@@ -67,24 +67,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ready: services.redis === null ? undefined : async () => (await services.redis?.ping()) === 'PONG',
   });
 
-  const throttle = await authThrottle(app, {
+  const throttle = await createAuthThrottle(app, {
     perMinute: config.AUTH_ATTEMPTS_PER_MINUTE,
     authenticator: services.authenticator,
     redis: services.redis,
     prefix: config.REDIS_KEY_PREFIX,
   });
-  const authenticate = authenticationHook(services.authenticator);
+  const authenticate = authenticationHook(services.authenticator, throttle);
 
   await app.register(
     async (api) => {
-      api.addHook('onRequest', throttle);
       api.addHook('onRequest', authenticate);
       await api.register(restRoutes, { services, operations: OPERATIONS });
     },
     { prefix: REST_PREFIX },
   );
 
-  await app.register(mcpRoutes, { services, gates: [throttle, authenticate], registry: new ToolRegistry(OPERATIONS) });
+  await app.register(mcpRoutes, { services, gates: [authenticate], registry: new ToolRegistry(OPERATIONS) });
 
   return app;
 }

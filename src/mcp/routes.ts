@@ -15,7 +15,7 @@ import type { ToolRegistry } from './tools.ts';
 
 export interface McpRoutesOptions {
   services: Services;
-  /** onRequest gates shared with REST: the address throttle and authentication. */
+  /** onRequest gates shared with REST: authentication (with its per-address throttle). */
   gates: onRequestHookHandler[];
   registry: ToolRegistry;
 }

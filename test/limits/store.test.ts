@@ -1,0 +1,117 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decide } from '../../src/limits/decision.ts';
+import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../src/limits/store.ts';
+import { windowsFor, type WindowSpec } from '../../src/limits/windows.ts';
+import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+
+let redis: Redis;
+let redis2: Redis;
+const prefix = testPrefix('limits');
+beforeAll(async () => {
+  redis = await connectTestRedis();
+  redis2 = await connectTestRedis();
+});
+afterAll(async () => {
+  await dropPrefix(redis, prefix);
+  redis.disconnect();
+  redis2.disconnect();
+});
+
+const minute = (limit: number): WindowSpec => ({ name: 'read_minute', kind: 'minute', limit });
+const day = (limit: number): WindowSpec => ({ name: 'read_day', kind: 'day', limit });
+let n = 0;
+const subject = () => `key-${Date.now()}-${n++}`;
+
+describe.each([
+  ['memory', () => { const s = new MemoryRateLimitStore(); return [s, s] as const; }],
+  // Two connections stand for two replicas sharing one Redis.
+  ['redis', () => [new RedisRateLimitStore(redis, prefix), new RedisRateLimitStore(redis2, prefix)] as const],
+])('%s rate-limit store', (_name, make) => {
+  it('admits exactly the limit of a burst across replicas, and a refusal consumes nothing', async () => {
+    const [a, b] = make();
+    const key = subject();
+    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => ((i % 2 ? a : b) as RateLimitStore).consume(key, [minute(10)])));
+    expect(results.filter((r) => r.allowed)).toHaveLength(10);
+    const refused = results.filter((r) => !r.allowed);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) expect(r.windows[0]?.count).toBe(10);
+  });
+
+  it('consumes from every window or from none', async () => {
+    const [a] = make();
+    const key = subject();
+    const both = [minute(100), day(3)];
+    for (let i = 0; i < 3; i++) expect((await a.consume(key, both)).allowed).toBe(true);
+    const refused = await a.consume(key, both);
+    expect(refused.allowed).toBe(false);
+    expect(refused.windows.map((w) => w.count)).toEqual([3, 3]); // the minute window was not charged
+  });
+
+  it('keeps windows apart per key and per window name', async () => {
+    const [a] = make();
+    const k1 = subject();
+    const k2 = subject();
+    expect((await a.consume(k1, [minute(1)])).allowed).toBe(true);
+    expect((await a.consume(k1, [minute(1)])).allowed).toBe(false);
+    expect((await a.consume(k2, [minute(1)])).allowed).toBe(true);
+    expect((await a.consume(k1, [{ name: 'search_minute', kind: 'minute', limit: 1 }])).allowed).toBe(true);
+  });
+
+  it('reports the oldest entry of a minute window, so the reset is when it frees a slot', async () => {
+    const [a] = make();
+    const key = subject();
+    const first = await a.consume(key, [minute(2)]);
+    const second = await a.consume(key, [minute(2)]);
+    expect(second.windows[0]?.oldest).toBe(first.now);
+    const d = decide(await a.consume(key, [minute(2)]));
+    expect(d.allowed).toBe(false);
+    expect(d.retryAfter).toBeGreaterThanOrEqual(59);
+    expect(d.retryAfter).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('sliding minute window (memory, controlled clock)', () => {
+  it('admits at most the limit within any 60 s, and frees slots as old requests age out', async () => {
+    const clock = { t: 1_000_000 };
+    const s = new MemoryRateLimitStore(() => clock.t);
+    const w = [minute(3)];
+    for (const at of [0, 20_000, 40_000]) {
+      clock.t = 1_000_000 + at;
+      expect((await s.consume('k', w)).allowed).toBe(true);
+    }
+    clock.t = 1_000_000 + 59_999;
+    expect((await s.consume('k', w)).allowed).toBe(false); // a fixed window would have reset
+    clock.t = 1_000_000 + 60_000;
+    expect((await s.consume('k', w)).allowed).toBe(true); // the first request aged out
+  });
+
+  it('resets day windows at 00:00 UTC', async () => {
+    const midnight = Date.UTC(2026, 10, 22);
+    const clock = { t: midnight - 1_000 };
+    const s = new MemoryRateLimitStore(() => clock.t);
+    expect((await s.consume('k', [day(1)])).allowed).toBe(true);
+    const refused = decide(await s.consume('k', [day(1)]));
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfter).toBe(1);
+    clock.t = midnight;
+    expect((await s.consume('k', [day(1)])).allowed).toBe(true);
+  });
+});
+
+describe('decision', () => {
+  it('describes the binding minute window: the applicable one with the least remaining', async () => {
+    const s = new MemoryRateLimitStore();
+    const windows = windowsFor('search', { readPerMinute: 120, readPerDay: 10_000, searchPerMinute: 30, writePerMinute: 10, writePerDay: 200 });
+    const d = decide(await s.consume('k', windows));
+    expect(d.headers).toEqual({ 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '29', 'x-ratelimit-reset': '60' });
+  });
+
+  it('waits for the last refusing window to free', async () => {
+    const s = new MemoryRateLimitStore();
+    await s.consume('k', [minute(1), day(1)]);
+    const d = decide(await s.consume('k', [minute(1), day(1)]));
+    expect(d.refusedBy).toBe('read_day');
+    expect(d.headers['retry-after']).toBe(String(d.retryAfter));
+  });
+});
