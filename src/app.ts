@@ -12,6 +12,7 @@ import { parseTrustProxy } from './config.ts';
 import { authenticationHook } from './auth/plugin.ts';
 import { ApiError } from './errors/api-error.ts';
 import { healthRoutes } from './http/health.ts';
+import { buildOpenApi } from './http/openapi.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { REQUEST_ID_HEADER, genReqId } from './http/request-id.ts';
 import { restRoutes } from './http/rest-routes.ts';
@@ -66,6 +67,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(healthRoutes, {
     ready: services.redis === null ? undefined : async () => (await services.redis?.ping()) === 'PONG',
   });
+
+  // The contract's OpenAPI document, public like any API reference.
+  const openapi = buildOpenApi(OPERATIONS, REST_PREFIX);
+  app.get('/openapi.json', async () => openapi);
 
   const throttle = await createAuthThrottle(app, {
     perMinute: config.AUTH_ATTEMPTS_PER_MINUTE,
