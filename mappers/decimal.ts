@@ -65,9 +65,17 @@ export function decRatio(numerator: DecimalSource, denominator: DecimalSource, p
   return decFixed(new Quotient(numerator).div(d), places);
 }
 
-/** a × b rounded to `places` (half away from zero); the product itself is exact. */
-export function decProduct(a: DecimalSource, b: DecimalSource, places: number = 4): string {
-  return decFixed(toBig(a).times(toBig(b)), places);
+/** a × b rounded to `places` (half away from zero unless said); the product itself is exact. */
+export function decProduct(a: DecimalSource, b: DecimalSource, places: number = 4, mode: RoundingMode = 'half-up'): string {
+  return decFixed(toBig(a).times(toBig(b)), places, mode);
+}
+
+/**
+ * A guaranteed minimum payout (units × multiplier, SPEC 1.3 rule 5): rounded down, so the
+ * figure shown is never more than what will be paid.
+ */
+export function guaranteedPayout(units: DecimalSource, multiplier: DecimalSource): string {
+  return decProduct(units, multiplier, 4, 'down');
 }
 
 /** a − b rounded to `places` (half away from zero); the difference itself is exact. */

@@ -32,7 +32,7 @@ import type {
   UserProfile,
 } from '../src/upstream/internal-api.ts';
 import { urls, type MapContext } from './context.ts';
-import { dec4, dec4OrNull, dec6, decProduct } from './decimal.ts';
+import { dec4, dec4OrNull, dec6, guaranteedPayout } from './decimal.ts';
 import { ledgerEntryType } from './enums.ts';
 import { toList } from './lists.ts';
 import { excerpt } from './text.ts';
@@ -66,7 +66,7 @@ export function mapPosition(holding: Holding, ctx: MapContext): Position {
   // Either signal means sold; a sale is final whatever result the backend also reports.
   const sold = holding.sold || holding.result === 'SOLD';
   const status: PositionStatus = sold ? 'sold' : SETTLED_STATUS[holding.result];
-  const ifCorrect = decProduct(holding.shares, holding.boostMultiplier);
+  const ifCorrect = guaranteedPayout(holding.shares, holding.boostMultiplier);
 
   let won: boolean | null = null;
   let payout: string | null = null;

@@ -7,7 +7,7 @@ import type { BackSummary, OpinionSummary, OrderSummary } from '../src/contract/
 import { pickText } from '../src/i18n/index.ts';
 import type { MarketDetail, Opinion, OpinionDetail, Quote } from '../src/upstream/internal-api.ts';
 import type { MapContext } from './context.ts';
-import { dec4, dec6, decDifference, decProduct } from './decimal.ts';
+import { dec4, dec6, decDifference, guaranteedPayout } from './decimal.ts';
 import { mechanism } from './enums.ts';
 import { excerpt } from './text.ts';
 import { toTimestamp } from './time.ts';
@@ -39,7 +39,7 @@ export function mapOrderSummary(input: OrderSummaryInput, ctx: MapContext): Orde
     balance_after: input.canPlace ? decDifference(input.balanceCoins, input.stakeCoins) : balanceBefore,
     price_now: dec4(quote === null ? outcome.price : quote.priceBefore),
     price_after: quote === null ? '' : dec4(quote.priceAfter),
-    payout_if_correct_rubies: quote === null ? '' : decProduct(quote.shares, quote.boostMultiplier),
+    payout_if_correct_rubies: quote === null ? '' : guaranteedPayout(quote.shares, quote.boostMultiplier),
     ruby_multiplier: quote === null ? '' : dec4(quote.boostMultiplier),
     avg_price: quote === null ? '' : dec6(quote.avgPrice),
     close_time: toTimestamp(market.deadline),

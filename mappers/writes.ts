@@ -6,7 +6,7 @@ import type { Back, Order, OwnerOpinion } from '../src/contract/index.ts';
 import { pickText } from '../src/i18n/index.ts';
 import type { PlacedBack, PlacedOrder, PublishedOpinion } from '../src/upstream/internal-api.ts';
 import { urls, type MapContext } from './context.ts';
-import { dec4, dec6, decProduct } from './decimal.ts';
+import { dec4, dec6, guaranteedPayout } from './decimal.ts';
 import { mapOwnerOpinion } from './owner.ts';
 import { toTimestamp } from './time.ts';
 
@@ -20,7 +20,7 @@ export function mapOrder(order: PlacedOrder, ctx: MapContext, replayed: boolean)
     units: dec4(order.shares),
     avg_price: dec6(order.avgPrice),
     ruby_multiplier: dec4(order.boostMultiplier),
-    payout_if_correct_rubies: decProduct(order.shares, order.boostMultiplier),
+    payout_if_correct_rubies: guaranteedPayout(order.shares, order.boostMultiplier),
     balance_after: dec4(order.coinBalance),
     created_at: toTimestamp(order.createdAt),
     url: urls.position(ctx, order.marketId),

@@ -50,10 +50,10 @@ describe('minute windows across three replicas', () => {
     expect(count(429)).toBe(7);
     expect(count(200)).toBe(120);
     const refused = results.find((r) => r.status === 429) as Awaited<ReturnType<Stack['get']>>;
-    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect((refused.body as any).error.code).toBe('RATE_LIMITED');
     const retry = Number(refused.headers.get('retry-after'));
     expect(Number.isInteger(retry) && retry >= 1 && retry <= 60).toBe(true);
-    expect(refused.body.error.details.retry_after).toBe(retry);
+    expect((refused.body as any).error.details.retry_after).toBe(retry);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
@@ -137,7 +137,7 @@ describe('day windows across three replicas', () => {
     const refused = results.find((r) => r.status === 429) as Awaited<ReturnType<Stack['get']>>;
     const untilMidnight = Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000);
     expect(Math.abs(Number(refused.headers.get('retry-after')) - untilMidnight)).toBeLessThanOrEqual(5);
-    expect(refused.body.error.details.window).toBe('read_day');
+    expect((refused.body as any).error.details.window).toBe('read_day');
   });
 
   it('write day: 4 + 2 → exactly 2 × 429', async () => {
@@ -165,7 +165,7 @@ describe('failed authentication per client address', () => {
     for (let i = 0; i < 8; i++) guesses.push((await stack.get('/open/v1/topic-categories', `opk_test_guess_${String(i).padStart(12, '0')}`)).status);
     expect(guesses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     const refused = await stack.get('/open/v1/topic-categories', 'opk_test_guess_999999999999');
-    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect((refused.body as any).error.code).toBe('RATE_LIMITED');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await stack.get('/open/v1/topic-categories', KEYS.aliceRead)).status).toBe(200);
     await stack.close();

@@ -57,7 +57,7 @@ describe('positions', () => {
         payout_rubies: null,
         units: '0.0001', // 0.00005
         ruby_multiplier: '1.5000',
-        payout_if_correct_rubies: '0.0001', // 0.000075, from the exact product
+        payout_if_correct_rubies: '0.0000', // 0.000075 exactly, rounded down: a guaranteed minimum
       },
     ],
     [
@@ -70,7 +70,7 @@ describe('positions', () => {
       won,
       { status: 'won', won: true, payout_rubies: '316.9925', ruby_multiplier: '2.0000', payout_if_correct_rubies: '316.9925' },
     ],
-    ['lost: pays nothing', lost, { status: 'lost', won: false, payout_rubies: '0.0000', payout_if_correct_rubies: '158.4963' }],
+    ['lost: pays nothing', lost, { status: 'lost', won: false, payout_rubies: '0.0000', payout_if_correct_rubies: '158.4962' }],
     ['refunded: nothing can pay', refunded, { status: 'refunded', won: null, payout_rubies: null, payout_if_correct_rubies: null }],
     [
       'sold wins over a settlement result the backend also reports',

@@ -25,7 +25,7 @@ describe('order summary', () => {
       balance_after: '9950.0000',
       price_now: '0.6180',
       price_after: '0.6414',
-      payout_if_correct_rubies: '118.6852',
+      payout_if_correct_rubies: '118.6851',
       ruby_multiplier: '1.5000',
       avg_price: '0.631920',
       close_time: '2026-01-31T00:00:00.000Z',

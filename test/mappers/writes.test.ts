@@ -19,7 +19,7 @@ describe('order', () => {
       units: '79.1235',
       avg_price: '0.631920', // 0.63192035
       ruby_multiplier: '1.5000',
-      payout_if_correct_rubies: '118.6852', // 79.12345678 × 1.5 = 118.68518517
+      payout_if_correct_rubies: '118.6851', // 79.12345678 × 1.5 = 118.68518517, rounded down
       balance_after: '9950.0000', // 9950.000000000002
       created_at: '2026-01-01T03:00:00.000Z',
       url: `${WEB}/predictions/${uuid('f001')}`,

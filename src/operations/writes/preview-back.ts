@@ -1,0 +1,91 @@
+/**
+ * POST /opinions/{opinion_id}/back-preview (MCP preview_back): SPEC 2.12, 4.1. Nothing is
+ * charged. The token binds the opinion, its topic, and the seat and price the owner would take
+ * now; back_opinion then buys that seat at that price or nothing.
+ */
+import { z } from 'zod';
+import { mapBackSummary } from '../../../mappers/previews.ts';
+import { BackPreview, BackPreviewRequest } from '../../contract/writes.ts';
+import { ApiError } from '../../errors/api-error.ts';
+import * as prediction from '../../upstream/api/prediction.api.ts';
+import type { OpinionDetail } from '../../upstream/internal-api.ts';
+import { mapContextOf } from '../map-context.ts';
+import { defineOperation, type OperationContext } from '../operation.ts';
+import { OpinionId } from '../params.ts';
+import { backReason } from './rules.ts';
+import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, isClosed, issueToken } from './shared.ts';
+
+export const PreviewBackInput = z.strictObject({
+  opinion_id: OpinionId,
+  ...BackPreviewRequest.shape,
+});
+
+/** What the token of a back preview binds, besides user, key and action. */
+export const BackTokenParams = z.object({
+  opinion_id: z.string(),
+  topic_id: z.string(),
+  /** The relay seat previewed (my_seq_if_now). */
+  seq: z.int().positive(),
+  /** Its price in coins, exact decimal text. */
+  price: DecimalText,
+});
+export type BackTokenParams = z.infer<typeof BackTokenParams>;
+
+export const previewBack = defineOperation({
+  name: 'preview_back',
+  title: 'Preview backing an opinion',
+  description:
+    'Checks whether the key owner can back another user\'s opinion on a prediction (buy the next seat of its backing relay), without backing it: returns `can_back`, a `summary` ' +
+    '(topic, opinion excerpt and author, `backer_count`, `my_seq_if_now` = the seat the owner would take, `price_coins`, balance before and after, `max_relay_payback_rubies` = the most this seat can get back if two more backers follow, nothing if nobody follows, and close time) and, when possible, a `confirm_token` for `back_opinion`. ' +
+    'Use it when the user wants to back an opinion. `opinion_id` is the `id` of an opinion from `list_topic_opinions`; `topic_id` is the topic it belongs to (a mismatch is 404 OPINION_NOT_FOUND). ' +
+    'Reasons when not possible: OPINION_INACTIVE (deleted, or its relay is broken), TOPIC_CLOSED, ALREADY_BACKED (already in the relay, or the owner\'s own opinion), OPINION_BACK_FULL, INSUFFICIENT_BALANCE. ' +
+    CONFIRM_FLOW_NOTE,
+  scope: 'write',
+  kind: 'preview',
+  localised: true,
+  rest: { method: 'POST', path: '/opinions/{opinion_id}/back-preview' },
+  mcp: true,
+  input: PreviewBackInput,
+  output: BackPreview,
+  pathParams: ['opinion_id'],
+  async execute(ctx, input) {
+    return { body: await preview(ctx, input) };
+  },
+});
+
+async function preview(ctx: OperationContext, input: z.infer<typeof PreviewBackInput>): Promise<BackPreview> {
+  const [opinion, balance] = await Promise.all([visibleOpinion(ctx, input.opinion_id, input.topic_id), coinBalance(ctx)]);
+  const relay = opinion.relay;
+  const reason = backReason({
+    inactive: !opinion.active || relay.broken,
+    closed: isClosed(opinion.marketState, opinion.marketDeadline, ctx.services.now()),
+    alreadyBacked: relay.viewerBacked || opinion.author.userId === ctx.caller.userId,
+    full: relay.backerCount >= relay.seatsMax,
+    balance,
+    price: relay.nextPrice,
+  });
+  const canBack = reason === null;
+  const summary = mapBackSummary({ opinion, balanceCoins: balance, canBack }, mapContextOf(ctx));
+  if (!canBack) return { can_back: false, summary, reason };
+
+  const params: BackTokenParams = {
+    opinion_id: opinion.opinionId,
+    topic_id: opinion.marketId,
+    seq: relay.nextSeq,
+    price: decimalText(relay.nextPrice),
+  };
+  return { can_back: true, summary, ...issueToken(ctx, 'back_opinion', params) };
+}
+
+/** The opinion, visible and on the given topic; anything else is 404 OPINION_NOT_FOUND. */
+async function visibleOpinion(ctx: OperationContext, opinionId: string, topicId: string): Promise<OpinionDetail> {
+  let opinion: OpinionDetail;
+  try {
+    opinion = await prediction.getOpinion(ctx.upstream, opinionId);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw new ApiError('OPINION_NOT_FOUND');
+    throw err;
+  }
+  if (opinion.marketId !== topicId || opinion.auditState === 'BLOCKED') throw new ApiError('OPINION_NOT_FOUND');
+  return opinion;
+}

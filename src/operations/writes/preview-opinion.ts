@@ -1,0 +1,109 @@
+/**
+ * POST /topics/{topic_id}/opinion-preview (MCP preview_opinion): SPEC 2.11, 4.1. Nothing is
+ * charged. The side is resolved from the owner's position, never declared by the client; the
+ * token binds the topic, the (trimmed) text, the opinion replied to, the side and the fee.
+ */
+import { z } from 'zod';
+import { mapOpinionSummary } from '../../../mappers/previews.ts';
+import { OpinionPreview, OpinionPreviewRequest } from '../../contract/writes.ts';
+import { ApiError } from '../../errors/api-error.ts';
+import * as prediction from '../../upstream/api/prediction.api.ts';
+import type { OpinionDetail } from '../../upstream/internal-api.ts';
+import { mapContextOf } from '../map-context.ts';
+import { defineOperation, type OperationContext } from '../operation.ts';
+import { TopicId } from '../params.ts';
+import { resolvePrediction } from '../topics/resolve-topic.ts';
+import { normaliseContent, opinionDecision } from './rules.ts';
+import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, isClosed, issueToken } from './shared.ts';
+
+export const PreviewOpinionInput = z.strictObject({
+  topic_id: TopicId,
+  ...OpinionPreviewRequest.shape,
+});
+
+/** What the token of an opinion preview binds, besides user, key and action. */
+export const OpinionTokenParams = z.object({
+  topic_id: z.string(),
+  /** The text exactly as it will be published (trimmed). */
+  content: z.string(),
+  reply_to_opinion_id: z.string().nullable(),
+  /** The outcome of the owner's position at preview time. */
+  side_option_id: z.string(),
+  /** The market's opinion fee at preview time, exact decimal text. */
+  fee: DecimalText,
+});
+export type OpinionTokenParams = z.infer<typeof OpinionTokenParams>;
+
+export const previewOpinion = defineOperation({
+  name: 'preview_opinion',
+  title: 'Preview an opinion on a prediction',
+  description:
+    'Checks whether the key owner can publish an opinion (a comment tied to their position) on a prediction topic, without publishing it: returns `can_publish`, a `summary` ' +
+    '(topic title, `fee_coins` charged on publishing, `balance_after`, `side_option_label` = the option the owner staked on, `content_preview`, `reply_to`) and, when possible, a `confirm_token` for `publish_opinion`. ' +
+    'Use it when the user wants to post an opinion on a prediction they hold a position on. `topic_id` comes from `list_topics`, `search_topics` or `get_topic` (polls have no opinions: a poll id is 404). ' +
+    '`content` is the user\'s text, 1 to 500 characters; `reply_to_opinion_id` (optional) is the `id` of an opinion of the same topic from `list_topic_opinions`. The side is taken from the owner\'s position and cannot be chosen. ' +
+    'Reasons when not possible: TOPIC_CLOSED, NO_POSITION (no position on the topic, or it was sold in the app), SIDE_REQUIRED (the position names no single option), CONTENT_INVALID (empty or over 500 characters). ' +
+    'Publishing charges `fee_coins`. ' +
+    CONFIRM_FLOW_NOTE,
+  scope: 'write',
+  kind: 'preview',
+  localised: true,
+  rest: { method: 'POST', path: '/topics/{topic_id}/opinion-preview' },
+  mcp: true,
+  input: PreviewOpinionInput,
+  output: OpinionPreview,
+  pathParams: ['topic_id'],
+  async execute(ctx, input) {
+    return { body: await preview(ctx, input) };
+  },
+});
+
+async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOpinionInput>): Promise<OpinionPreview> {
+  const market = await resolvePrediction(ctx.upstream, input.topic_id);
+  const replyToId = input.reply_to_opinion_id ?? null;
+  const [replyTo, balance, holdings] = await Promise.all([
+    replyToId === null ? Promise.resolve(null) : replyTarget(ctx, replyToId, market.marketId),
+    coinBalance(ctx),
+    prediction.listHoldings(ctx.upstream, ctx.caller.userId, { marketId: market.marketId, offset: 0, limit: 10 }),
+  ]);
+  const content = normaliseContent(input.content);
+  const { reason, sideOutcomeId } = opinionDecision({
+    closed: isClosed(market.state, market.deadline, ctx.services.now()),
+    holdings: holdings.items.filter((h) => h.marketId === market.marketId),
+    outcomeIds: market.outcomes.map((o) => o.outcomeId),
+    content,
+  });
+  const sideOutcome = market.outcomes.find((o) => o.outcomeId === sideOutcomeId) ?? null;
+  const canPublish = reason === null;
+  const summary = mapOpinionSummary({ market, content, sideOutcome, replyTo, balanceCoins: balance, canPublish }, mapContextOf(ctx));
+  if (!canPublish || sideOutcome === null) return { can_publish: false, summary, reason: reason ?? 'SIDE_REQUIRED' };
+
+  const params: OpinionTokenParams = {
+    topic_id: market.marketId,
+    content,
+    reply_to_opinion_id: replyTo?.opinionId ?? null,
+    side_option_id: sideOutcome.outcomeId,
+    fee: decimalText(market.opinionFee),
+  };
+  return { can_publish: true, summary, ...issueToken(ctx, 'publish_opinion', params) };
+}
+
+/**
+ * The opinion replied to: it must be a visible, active opinion of the same topic. Anything else
+ * (unknown, deleted, hidden, or of another topic) is 404 OPINION_NOT_FOUND.
+ */
+async function replyTarget(ctx: OperationContext, opinionId: string, marketId: string): Promise<OpinionDetail> {
+  let opinion: OpinionDetail;
+  try {
+    opinion = await prediction.getOpinion(ctx.upstream, opinionId);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw opinionNotFound();
+    throw err;
+  }
+  if (opinion.marketId !== marketId || !opinion.active || opinion.auditState === 'BLOCKED') throw opinionNotFound();
+  return opinion;
+}
+
+function opinionNotFound(): ApiError {
+  return new ApiError('OPINION_NOT_FOUND', { message: 'reply_to_opinion_id: no such opinion on this topic.', details: { field: 'reply_to_opinion_id' } });
+}

@@ -1,0 +1,114 @@
+/**
+ * POST /topics/{topic_id}/order-preview (MCP preview_order): SPEC 2.10, 4.1. Nothing is
+ * charged; when the order is possible the answer carries a confirm token binding the user, the
+ * key, the topic, the option, the stake and the quoted units.
+ */
+import { z } from 'zod';
+import { dec4 } from '../../../mappers/decimal.ts';
+import { mapOrderSummary } from '../../../mappers/previews.ts';
+import { OrderPreview, OrderPreviewRequest } from '../../contract/writes.ts';
+import { ApiError } from '../../errors/api-error.ts';
+import { LANGUAGES } from '../../i18n/languages.ts';
+import * as prediction from '../../upstream/api/prediction.api.ts';
+import { mapContextOf } from '../map-context.ts';
+import { defineOperation, type OperationContext } from '../operation.ts';
+import { TopicId } from '../params.ts';
+import { resolvePrediction } from '../topics/resolve-topic.ts';
+import { orderFigures, orderReason } from './rules.ts';
+import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, isClosed, issueToken } from './shared.ts';
+
+export const PreviewOrderInput = z.strictObject({
+  topic_id: TopicId,
+  ...OrderPreviewRequest.shape,
+});
+
+/** What the token of an order preview binds, besides user, key and action. */
+export const OrderTokenParams = z.object({
+  topic_id: z.string(),
+  option_id: z.string(),
+  /** Whole coins: exactly what place_order spends. */
+  stake: z.int().positive(),
+  /** Units quoted by the preview, as exact decimal text: the slippage bound derives from it. */
+  units: DecimalText,
+  /** Language of the preview, so the Order names the option as the user saw it. */
+  lang: z.enum(LANGUAGES),
+});
+export type OrderTokenParams = z.infer<typeof OrderTokenParams>;
+
+export const previewOrder = defineOperation({
+  name: 'preview_order',
+  title: 'Preview an order (stake on a prediction option)',
+  description:
+    'Quotes an order of the key owner on one option of a prediction topic, without placing it: returns `can_place`, a `summary` ' +
+    '(topic and option, `stake_coins`, balance before and after, `price_now`, `price_after`, `avg_price`, `payout_if_correct_rubies`, `ruby_multiplier`, close time, mechanism) and, when the order is possible, a `confirm_token` for `place_order`. ' +
+    'Use it whenever the user wants to stake coins on a prediction. `topic_id` comes from `list_topics`, `search_topics` or `get_topic`; `option_id` is the `id` of one of that topic\'s `options`. ' +
+    '`amount_coins` is the stake in whole coins exactly as the user stated it: never choose, infer, round or adjust a stake yourself; if the user gave no amount, ask them. ' +
+    'When omitted the topic\'s `stake_rules.default_coins` is used (a fallback, not a suggestion). An amount outside the topic\'s `stake_rules` gives `reason: STAKE_OUT_OF_RANGE` with the allowed range in `details`; tell the user and let them choose. ' +
+    'Other reasons: TOPIC_CLOSED, ALREADY_STAKED (one order per topic, a position sold in the app included), MECHANISM_UNSUPPORTED (legacy v2_share topics), INSUFFICIENT_BALANCE. ' +
+    'The payout is `units × ruby_multiplier` rubies if the option wins, a guaranteed minimum; the stake is not returned. ' +
+    CONFIRM_FLOW_NOTE,
+  scope: 'write',
+  kind: 'preview',
+  localised: true,
+  rest: { method: 'POST', path: '/topics/{topic_id}/order-preview' },
+  mcp: true,
+  input: PreviewOrderInput,
+  output: OrderPreview,
+  pathParams: ['topic_id'],
+  async execute(ctx, input) {
+    return { body: await preview(ctx, input) };
+  },
+});
+
+async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOrderInput>): Promise<OrderPreview> {
+  const market = await resolvePrediction(ctx.upstream, input.topic_id);
+  const outcome = market.outcomes.find((o) => o.outcomeId.toLowerCase() === input.option_id.toLowerCase());
+  if (outcome === undefined) {
+    throw new ApiError('INVALID_ARGUMENT', { message: 'option_id: not an option of this topic.', details: { field: 'option_id' } });
+  }
+  const stake = input.amount_coins ?? market.stakeRule.defaultStake;
+  const [balance, holdings] = await Promise.all([
+    coinBalance(ctx),
+    prediction.listHoldings(ctx.upstream, ctx.caller.userId, { marketId: market.marketId, offset: 0, limit: 10 }),
+  ]);
+  const rule = market.stakeRule;
+  const reason = orderReason({
+    closed: isClosed(market.state, market.deadline, ctx.services.now()),
+    staked: holdings.items.some((h) => h.marketId === market.marketId),
+    mechanismSupported: market.pricingModel === 'LMSR',
+    stake,
+    minStake: rule.minStake,
+    maxStake: rule.maxStake,
+    balance,
+  });
+  const mapCtx = mapContextOf(ctx);
+  const base = { market, outcome, stakeCoins: stake, balanceCoins: balance };
+
+  // No fill is on offer: the quote figures are empty strings, price_now the current price.
+  if (reason !== null && reason !== 'INSUFFICIENT_BALANCE') {
+    const summary = mapOrderSummary({ ...base, quote: null, canPlace: false }, mapCtx);
+    if (reason === 'STAKE_OUT_OF_RANGE') {
+      return { can_place: false, summary, reason, details: { min_coins: dec4(rule.minStake), max_coins: dec4(rule.maxStake) } };
+    }
+    return { can_place: false, summary, reason };
+  }
+
+  const quote = await prediction.quote(ctx.upstream, market.marketId, { outcomeId: outcome.outcomeId, stake });
+  const figures = orderFigures(quote, stake);
+  if (figures === null) {
+    ctx.log.warn({ topicId: market.marketId, quote }, 'order quote breaks the preview invariants');
+    throw new ApiError('PREVIEW_UNAVAILABLE');
+  }
+  const canPlace = reason === null;
+  const summary = { ...mapOrderSummary({ ...base, quote, canPlace }, mapCtx), ...figures };
+  if (!canPlace) return { can_place: false, summary, reason };
+
+  const params: OrderTokenParams = {
+    topic_id: market.marketId,
+    option_id: outcome.outcomeId,
+    stake,
+    units: decimalText(quote.shares),
+    lang: ctx.lang,
+  };
+  return { can_place: true, summary, ...issueToken(ctx, 'place_order', params) };
+}

@@ -1,0 +1,73 @@
+/**
+ * Pieces shared by the six write operations (SPEC 1.2, 3.3, 4.1; docs/writes.md): issuing a
+ * confirm token for a preview, reading back what a token binds, the backend idempotency keys,
+ * and the small reads every preview makes (the owner's coin balance, whether a topic is open).
+ */
+import { z } from 'zod';
+import { toBig } from '../../../mappers/decimal.ts';
+import { ApiError } from '../../errors/api-error.ts';
+import type { ConfirmAction, TokenClaims } from '../../confirm/token.ts';
+import type { ExecuteDeps } from '../../confirm/execute-once.ts';
+import * as platform from '../../upstream/api/platform.api.ts';
+import type { MarketState } from '../../upstream/internal-api.ts';
+import type { OperationContext } from '../operation.ts';
+
+/** How the execution's idempotency key for the backend is derived: one key per token, forever. */
+export function idempotencyKey(kind: 'order' | 'opinion' | 'back', claims: TokenClaims): string {
+  return `openpm:${kind}:${claims.jti}`;
+}
+
+/** The execute-once collaborators of this request. */
+export function confirmDeps(ctx: OperationContext): ExecuteDeps {
+  return { tokens: ctx.services.confirm.tokens, claims: ctx.services.confirm.claims, log: ctx.log };
+}
+
+/** Issue the token of a preview whose action is possible: `{confirm_token, expires_at}`. */
+export function issueToken<P extends Record<string, unknown>>(
+  ctx: OperationContext,
+  action: ConfirmAction,
+  params: P,
+): { confirm_token: string; expires_at: string } {
+  const { token, claims } = ctx.services.confirm.tokens.issue(action, ctx.caller.userId, ctx.caller.keyId, params);
+  return { confirm_token: token, expires_at: new Date(claims.expiresAt).toISOString() };
+}
+
+/**
+ * The parameters a verified token binds, read with the schema of its action. Only this gateway
+ * signs tokens, so a mismatch means a token from an incompatible version: it is not valid.
+ */
+export function boundParams<S extends z.ZodType>(schema: S, claims: TokenClaims): z.infer<S> {
+  const parsed = schema.safeParse(claims.params);
+  if (!parsed.success) throw new ApiError('CONFIRM_TOKEN_INVALID');
+  return parsed.data;
+}
+
+/** A decimal as text, exactly as the backend's float printed (its shortest round-trip form). */
+export const DecimalText = z.string().regex(/^\d+(\.\d+)?$/);
+
+/** The exact decimal text of a backend float, for binding into a token. */
+export function decimalText(value: number): string {
+  return toBig(value).toFixed();
+}
+
+/** The owner's coin balance, as the backend's float. */
+export async function coinBalance(ctx: OperationContext): Promise<number> {
+  const profile = await platform.getProfile(ctx.upstream, ctx.caller.userId);
+  return profile.wallet.coin;
+}
+
+/**
+ * A market accepts orders, opinions and backs only while ACTIVE and before its deadline. The
+ * backend already reads an ACTIVE market past its deadline as EXPIRED; the deadline is checked
+ * here too so that the rule holds whatever the backend answers.
+ */
+export function isClosed(state: MarketState, deadline: number, now: number): boolean {
+  return state !== 'ACTIVE' || deadline <= now;
+}
+
+/** Sentences shared by the tool descriptions. */
+export const CONFIRM_FLOW_NOTE =
+  'Nothing is charged by a preview. When the action is possible the answer carries `confirm_token` (valid 5 minutes) and `expires_at`; otherwise `reason` says why not and there is no token. ' +
+  'Show the whole `summary` to the user and obtain their explicit confirmation before calling the executing tool; never call it on your own initiative. ' +
+  'Never choose, infer or round a stake or any other amount for the user: if they did not state it, ask them. ' +
+  '`confirm_token` is the only input of the executing tool: to change anything, preview again.';

@@ -1,0 +1,103 @@
+/**
+ * The six write operations as MCP tools (SPEC 5.3; DECISIONS 7): visible only to write keys,
+ * annotated, described for an agent, and answering the REST bodies.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Order, OrderPreview } from '../../src/contract/index.ts';
+import { genericMarketId, outcomeId } from '../../fixtures/sandbox/ids.ts';
+import { KEYS, MARKETS, type Stack } from '../helpers/stack.ts';
+import { expectAuditOk, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
+
+const WRITE_TOOLS = ['preview_order', 'place_order', 'preview_opinion', 'publish_opinion', 'preview_back', 'back_opinion'];
+const EXECUTING = ['place_order', 'publish_opinion', 'back_opinion'];
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await writeStack();
+});
+afterAll(async () => {
+  await expectAuditOk(stack);
+  await stack.close();
+});
+
+let id = 0;
+async function rpc(key: string, method: string, params: Record<string, unknown> = {}): Promise<any> {
+  const r = await stack.request('POST', '/mcp', {
+    key,
+    body: { jsonrpc: '2.0', id: ++id, method, params },
+    headers: { accept: 'application/json, text/event-stream' },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body;
+}
+
+const call = async (key: string, name: string, args: Record<string, unknown>) => (await rpc(key, 'tools/call', { name, arguments: args })).result;
+
+describe('tools/list', () => {
+  it('a write key sees the six write tools, annotated', async () => {
+    const tools = (await rpc(KEYS.aliceWrite, 'tools/list')).result.tools as any[];
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const name of WRITE_TOOLS) {
+      const t = byName.get(name);
+      expect(t, name).toBeDefined();
+      const executing = EXECUTING.includes(name);
+      expect(t.annotations).toMatchObject({ readOnlyHint: !executing, destructiveHint: executing });
+      if (executing) {
+        expect(t._meta).toEqual({ 'openpm/requiresUserInteraction': true });
+        expect(Object.keys(t.inputSchema.properties).filter((k) => k !== 'language')).toEqual(['confirm_token']);
+        expect(t.description).toMatch(/explicitly confirmed/);
+        expect(t.description).toMatch(/only the `confirm_token`/);
+      } else {
+        expect(t.description).toMatch(/explicit confirmation before calling the executing tool/);
+        expect(t.description).toMatch(/only input of the executing tool/);
+      }
+      expect(t.outputSchema.type).toBe('object');
+    }
+    expect(byName.get('preview_order').description).toMatch(/never choose, infer, round or adjust a stake/);
+    expect(byName.get('preview_order').inputSchema.required).toEqual(expect.arrayContaining(['topic_id', 'option_id']));
+    expect(byName.get('place_order').annotations.idempotentHint).toBe(true);
+    expect(byName.get('publish_opinion').annotations.idempotentHint).toBe(false);
+  });
+
+  it('a read key sees none of them and cannot call them', async () => {
+    const tools = (await rpc(KEYS.aliceRead, 'tools/list')).result.tools as any[];
+    expect(tools.map((t) => t.name).filter((n) => WRITE_TOOLS.includes(n))).toEqual([]);
+    const body = await rpc(KEYS.aliceRead, 'tools/call', { name: 'preview_order', arguments: {} });
+    expect(body.error).toBeDefined();
+  });
+});
+
+describe('tools/call', () => {
+  it('preview_order then place_order, with the REST bodies as structuredContent', async () => {
+    const topic = genericMarketId(0);
+    const preview = await call(KEYS.aliceWrite, 'preview_order', { topic_id: topic, option_id: outcomeId(topic, 1), amount_coins: 7, language: 'zh' });
+    expect(preview.isError).toBeFalsy();
+    const p = valid(OrderPreview, preview.structuredContent);
+    expect(JSON.parse(preview.content[0].text)).toEqual(preview.structuredContent);
+    expect(p.summary.topic_title).toBe('比特币今年收盘会高于 15 万美元吗？');
+    expect(p.summary.stake_coins).toBe('7.0000');
+
+    const placed = await call(KEYS.aliceWrite, 'place_order', { confirm_token: p.confirm_token });
+    expect(placed.isError).toBeFalsy();
+    const order = valid(Order, placed.structuredContent);
+    expect(order).toMatchObject({ stake_coins: '7.0000', replayed: false, option_label: '是' }); // the preview's language
+    const again = await call(KEYS.aliceWrite, 'place_order', { confirm_token: p.confirm_token });
+    expect(again.structuredContent).toEqual({ ...order, replayed: true });
+  });
+
+  it('contract errors are tool errors holding the REST envelope', async () => {
+    const r = await call(KEYS.aliceWrite, 'preview_order', { topic_id: MARKETS.boosted, option_id: outcomeId(MARKETS.boosted, 1), amount_coins: '10' });
+    expect(r.isError).toBe(true);
+    expect(JSON.parse(r.content[0].text)).toMatchObject({ error: { code: 'INVALID_ARGUMENT', details: { field: 'amount_coins' } } });
+    const e = await call(KEYS.aliceWrite, 'place_order', { confirm_token: 'ct1.a.b.c' });
+    expect(JSON.parse(e.content[0].text)).toMatchObject({ error: { code: 'CONFIRM_TOKEN_INVALID' } });
+    const x = await call(KEYS.aliceWrite, 'back_opinion', { confirm_token: 'ct1.a.b.c', opinion_id: 'x' });
+    expect(JSON.parse(x.content[0].text)).toMatchObject({ error: { code: 'INVALID_ARGUMENT', details: { field: 'opinion_id' } } });
+  });
+
+  it('the preview answers a refusal as a result, not an error', async () => {
+    const r = await call(KEYS.aliceWrite, 'preview_order', { topic_id: MARKETS.legacyStake, option_id: outcomeId(MARKETS.legacyStake, 1), amount_coins: 10 });
+    expect(r.isError).toBeFalsy();
+    expect(valid(OrderPreview, r.structuredContent)).toMatchObject({ can_place: false, reason: 'STAKE_OUT_OF_RANGE' });
+  });
+});
