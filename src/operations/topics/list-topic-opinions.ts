@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { mapPollComment, mapPredictionComment } from '../../../mappers/comments.ts';
 import { CommentList } from '../../contract/comments.ts';
+import { invalidArgument } from '../../errors/api-error.ts';
 import { fromKeysetPage } from '../../pagination/page.ts';
 import * as poll from '../../upstream/api/poll.api.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
+import { hasUpstreamCode } from '../../upstream/errors.ts';
+import { UpstreamErrCode } from '../../upstream/internal-api.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineOperation } from '../operation.ts';
 import { Paging, TopicId } from '../params.ts';
@@ -30,16 +33,30 @@ export const listTopicOpinions = defineOperation({
     const topic = await resolveTopic(ctx.upstream, input.topic_id);
     const m = mapContextOf(ctx);
     if (topic.type === 'prediction') {
-      const page = await prediction.listMarketOpinions(ctx.upstream, input.topic_id, { before, limit: input.limit });
+      const page = await prediction.listMarketOpinions(ctx.upstream, input.topic_id, { before, limit: input.limit }).catch(staleCursor(before));
       // Replies and blocked opinions never show, even if the backend sent them.
       const shown = page.items.filter((o) => o.parentId === null && o.auditState !== 'BLOCKED');
       const list = fromKeysetPage(codec, { items: page.items, hasMore: page.hasMore }, (o) => o.opinionId, (o) => o);
       return { body: { ...list, data: shown.map((o) => mapPredictionComment(o, m)), gated: false } };
     }
-    const page = await poll.listPollComments(ctx.upstream, input.topic_id, { before, limit: input.limit });
+    const page = await poll.listPollComments(ctx.upstream, input.topic_id, { before, limit: input.limit }).catch(staleCursor(before));
     if (page.locked) return { body: { data: [], next_cursor: null, has_more: false, gated: true } };
     const shown = page.items.filter((c) => c.parentId === null);
     const list = fromKeysetPage(codec, { items: page.items, hasMore: page.hasMore }, (c) => c.commentId, (c) => c);
     return { body: { ...list, data: shown.map((c) => mapPollComment(c, input.topic_id, m)), gated: false } };
   },
 });
+
+/**
+ * A keyset cursor names the last comment seen. The backend refuses (10001) a `before` that is
+ * not in this topic's list: a cursor from another topic's comments, or one whose comment has
+ * since gone. That is the caller's cursor at fault, so `400` on `cursor`, never a `500`.
+ */
+function staleCursor(before: string | undefined) {
+  return (err: unknown): never => {
+    if (before !== undefined && hasUpstreamCode(err, UpstreamErrCode.BAD_REQUEST)) {
+      throw invalidArgument('cursor', 'cursor: not a cursor of this topic\'s comments (use next_cursor as returned).');
+    }
+    throw err;
+  };
+}

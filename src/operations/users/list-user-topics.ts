@@ -24,7 +24,8 @@ export const listUserTopics = defineOperation({
     handle: z
       .string()
       .transform((h) => h.replace(/^@/, ''))
-      .pipe(z.string().regex(/^[A-Za-z0-9_.]{1,64}$/))
+      // Not `.` or `..` alone: as a path segment upstream they would walk to another route.
+      .pipe(z.string().regex(/^(?!\.+$)[A-Za-z0-9_.]{1,64}$/))
       .meta({ description: 'The user\'s handle, without `@` (a leading `@` is tolerated).' }),
     type: TopicTypeParam,
     ...Paging,
