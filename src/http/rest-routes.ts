@@ -61,7 +61,8 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
         const result = await op.execute(ctx, input);
         if (op.localised) {
           reply.header('content-language', lang);
-          reply.header('vary', 'Accept-Language');
+          const vary = reply.getHeader('vary');
+          reply.header('vary', vary === undefined ? 'Accept-Language' : `${String(vary)}, Accept-Language`);
         }
         return reply.code(result.status ?? 200).send(result.body);
       },
