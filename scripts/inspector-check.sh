@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 PORT="${INSPECTOR_CHECK_PORT:-18765}"
 URL="http://127.0.0.1:${PORT}/mcp"
 LOG="$(mktemp)"
-PORT="$PORT" LOG_LEVEL=warn npm start >"$LOG" 2>&1 &
+PORT="$PORT" ADMIN_PORT=0 LOG_LEVEL=warn npm start >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -f "$LOG"' EXIT
 

@@ -46,6 +46,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     genReqId,
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // While draining, requests already on open connections are still served in full (with the
+    // contract's envelope) rather than getting Fastify's own 503 body.
+    return503OnClosing: false,
   });
 
   const services = await createServices(config, app.log, opts);

@@ -1,10 +1,19 @@
 /**
  * The process: configuration, the embedded sandbox backend when no UPSTREAM_URL is given,
- * the app, listen, and a graceful close on SIGTERM/SIGINT (in-flight requests drain first).
+ * the app and the admin server (metrics, kill switch) on a port of its own, listen, and a
+ * graceful close on SIGTERM/SIGINT: in-flight requests drain first, then the process exits 0
+ * (docs/operations.md, "Shutdown").
+ *
+ * Once both servers listen, one JSON log line `{"msg":"gateway listening","rest":…,"mcp":…,
+ * "admin":…,"port":…,"adminPort":…}` says where (PORT=0 / ADMIN_PORT=0 pick free ports).
  */
 import type { FastifyInstance } from 'fastify';
-import { buildApp, REST_PREFIX } from './app.ts';
+import { buildAdminApp } from './admin/app.ts';
+import { buildApp, MCP_PATH, REST_PREFIX } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+
+/** Past this, a shutdown that is still draining gives up and exits 1. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 interface Embedded {
   config: Config;
@@ -40,9 +49,30 @@ async function main(): Promise<void> {
   const embedded = await withSandbox(config);
   const app: FastifyInstance = await buildApp(embedded?.config ?? config);
   if (embedded !== null) app.addHook('onClose', async () => embedded.close());
+  const admin = await buildAdminApp(app.services, config, { loggerInstance: app.log.child({ server: 'admin' }) });
 
-  const base = await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info({ rest: `${base}${REST_PREFIX}`, mcp: `${base}/mcp` }, 'gateway listening');
+  let base: string;
+  let adminBase: string;
+  try {
+    // The admin port first: a busy admin port stops the process before it takes traffic.
+    adminBase = await admin.listen({ port: config.ADMIN_PORT, host: config.ADMIN_HOST });
+    base = await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (err) {
+    app.log.fatal({ err }, `cannot listen (PORT=${config.PORT}, ADMIN_PORT=${config.ADMIN_PORT}): ${(err as Error).message}`);
+    await Promise.allSettled([admin.close(), app.close()]);
+    process.exit(1);
+  }
+  app.log.info(
+    {
+      rest: `${base}${REST_PREFIX}`,
+      mcp: `${base}${MCP_PATH}`,
+      admin: adminBase,
+      port: portOf(app),
+      adminPort: portOf(admin),
+      killSwitch: app.services.killSwitch.current().mode,
+    },
+    'gateway listening',
+  );
   if (embedded !== null) {
     app.log.info(
       { upstream: embedded.config.UPSTREAM_URL, keys: embedded.demoKeys },
@@ -50,6 +80,7 @@ async function main(): Promise<void> {
     );
     for (const k of embedded.demoKeys) process.stdout.write(`  demo key ${k.key}  ${k.note}\n`);
     process.stdout.write(`  try: curl -H 'Authorization: Bearer ${embedded.demoKeys[0]?.key ?? ''}' ${base}${REST_PREFIX}/topic-categories\n`);
+    process.stdout.write(`  admin: ${adminBase}/metrics, ${adminBase}/kill-switch\n`);
   }
 
   let closing = false;
@@ -57,10 +88,26 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: draining in-flight requests');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      app.log.error({ graceMs: SHUTDOWN_GRACE_MS }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
+    // Node closes the connections that are idle when close() starts; a keep-alive connection
+    // whose request was still in flight becomes idle only once its answer is sent, and would
+    // then hold the close until its keep-alive timeout. Sweep such connections as they go idle.
+    const sweep = setInterval(() => {
+      app.server.closeIdleConnections();
+      admin.server.closeIdleConnections();
+    }, 50);
+    sweep.unref();
+    // The public app closes its listener, lets in-flight requests finish, then closes the
+    // shared services (Redis, kill switch, backend pool); the admin server closes alongside.
+    Promise.all([app.close(), admin.close()]).then(
+      () => {
+        app.log.info({ signal }, 'shut down');
+        process.exit(0);
+      },
       (err: unknown) => {
         app.log.error({ err }, 'shutdown failed');
         process.exit(1);
@@ -69,6 +116,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+function portOf(server: FastifyInstance): number {
+  const addr = server.server.address();
+  return typeof addr === 'object' && addr !== null ? addr.port : 0;
 }
 
 await main();

@@ -1,9 +1,12 @@
 /** The kill switch of this replica: shared through Redis when configured, in memory otherwise. */
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { MemoryKillSwitch, OFF, type KillState, type KillSwitch } from './kill-switch.ts';
+import { MemoryKillSwitch, OFF, type KillState, type KillSwitch, type KillSwitchLogger } from './kill-switch.ts';
+import { RedisKillSwitch } from './redis-kill-switch.ts';
 
-export type { KillMode, KillState, KillSwitch } from './kill-switch.ts';
+export type { KillMode, KillState, KillSwitch, KillSwitchLogger } from './kill-switch.ts';
+export { KILL_MODES, KillSwitchUnavailableError, MemoryKillSwitch, OFF } from './kill-switch.ts';
+export { RedisKillSwitch, killSwitchKey } from './redis-kill-switch.ts';
 
 export function startupState(config: Config, now: () => number): KillState {
   return config.KILL_SWITCH === 'on'
@@ -11,11 +14,20 @@ export function startupState(config: Config, now: () => number): KillState {
     : OFF;
 }
 
-export async function createKillSwitch(
-  config: Config,
-  _redis: Redis | null,
-  _log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void },
-  now: () => number,
-): Promise<KillSwitch> {
-  return new MemoryKillSwitch(startupState(config, now), now);
+/**
+ * With Redis: the shared switch, loaded before the first request is served. KILL_SWITCH=on
+ * turns the fleet's switch on (mode `all`); KILL_SWITCH=off leaves the shared state as it is,
+ * so a replica restarting during an incident never clears the switch.
+ * Without Redis: this process's own switch, starting from KILL_SWITCH.
+ */
+export async function createKillSwitch(config: Config, redis: Redis | null, log: KillSwitchLogger, now: () => number): Promise<KillSwitch> {
+  if (redis === null) return new MemoryKillSwitch(startupState(config, now), now, log);
+  return RedisKillSwitch.open(redis, {
+    prefix: config.REDIS_KEY_PREFIX,
+    pollMs: config.KILL_SWITCH_POLL_MS,
+    log,
+    now,
+    startup: config.KILL_SWITCH,
+    startupState: startupState(config, now),
+  });
 }

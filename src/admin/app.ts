@@ -1,0 +1,144 @@
+/**
+ * The admin server: a Fastify instance of its own on ADMIN_HOST:ADMIN_PORT, next to the public
+ * one and never exposed publicly (docs/operations.md, "Admin server and metrics").
+ *
+ * | Route              | Token (when ADMIN_TOKEN is set) | Without ADMIN_TOKEN                  |
+ * | ------------------ | ------------------------------- | ------------------------------------ |
+ * | GET /livez         | no                              | open                                 |
+ * | GET /metrics       | no (scraped by Prometheus)      | open                                 |
+ * | GET /kill-switch   | yes                             | open                                 |
+ * | PUT /kill-switch   | yes                             | only when ADMIN_HOST is loopback     |
+ *
+ * Errors use the contract's envelope with codes of the closed set.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { installErrorHandling } from '../http/error-handler.ts';
+import { genReqId, REQUEST_ID_HEADER } from '../http/request-id.ts';
+import { KILL_MODES, KillSwitchUnavailableError, type KillSwitch } from '../killswitch/index.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+
+export interface AdminServices {
+  metrics: Metrics;
+  killSwitch: KillSwitch;
+}
+
+export type AdminConfig = Pick<Config, 'ADMIN_HOST' | 'ADMIN_TOKEN'>;
+
+export interface AdminBuildOptions {
+  /** Logger options (tests pass `false`). */
+  logger?: FastifyServerOptions['logger'];
+  /** A logger to share, e.g. the main app's (server.ts). */
+  loggerInstance?: FastifyBaseLogger;
+}
+
+export const ADMIN_BODY_LIMIT_BYTES = 4 * 1024;
+export const ADMIN_REALM = 'openpm-admin';
+
+const KillSwitchBody = z.object({
+  mode: z.enum(['off', 'all', 'writes']),
+  reason: z.string().trim().min(1).max(500),
+  by: z.string().trim().min(1).max(100).optional(),
+});
+
+export async function buildAdminApp(services: AdminServices, config: AdminConfig, opts: AdminBuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(opts.loggerInstance !== undefined ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
+    bodyLimit: ADMIN_BODY_LIMIT_BYTES,
+    genReqId,
+    // Prometheus scrapes every few seconds: no per-request lines; changes are logged below.
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  installErrorHandling(app);
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    reply.header('cache-control', 'no-store');
+  });
+
+  const token = config.ADMIN_TOKEN;
+  const changesAllowedWithoutToken = isLoopbackHost(config.ADMIN_HOST);
+  /** Throws unless the request may read (`read`) or change (`write`) the kill switch. */
+  const authorize = (request: FastifyRequest, access: 'read' | 'write'): void => {
+    if (token === undefined) {
+      if (access === 'read' || changesAllowedWithoutToken) return;
+      throw new ApiError('FORBIDDEN', {
+        message: 'Changing the kill switch needs ADMIN_TOKEN when the admin server listens beyond loopback.',
+        details: { admin_host: config.ADMIN_HOST },
+      });
+    }
+    if (!tokenMatches(request.headers.authorization, token)) {
+      throw new ApiError('UNAUTHORIZED', {
+        message: 'A valid admin token is required (Authorization: Bearer <ADMIN_TOKEN>).',
+        headers: { 'www-authenticate': `Bearer realm="${ADMIN_REALM}"` },
+      });
+    }
+  };
+
+  app.get('/livez', async () => ({ status: 'ok' }));
+
+  app.get('/metrics', async (_request, reply) => {
+    const text = await services.metrics.registry.metrics();
+    return reply.type(services.metrics.registry.contentType).send(text);
+  });
+
+  app.get('/kill-switch', async (request) => {
+    authorize(request, 'read');
+    return services.killSwitch.current();
+  });
+
+  app.put('/kill-switch', async (request) => {
+    authorize(request, 'write');
+    const parsed = KillSwitchBody.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = String(issue?.path[0] ?? 'body');
+      const message =
+        field === 'mode'
+          ? `mode: one of ${KILL_MODES.join(', ')}.`
+          : field === 'reason'
+            ? 'reason: say why, 1 to 500 characters.'
+            : field === 'by'
+              ? 'by: 1 to 100 characters.'
+              : 'The body must be a JSON object {mode, reason, by?}.';
+      throw new ApiError('INVALID_ARGUMENT', { message, details: { field } });
+    }
+    const { mode, reason } = parsed.data;
+    const by = parsed.data.by ?? `admin API from ${request.ip}`;
+    try {
+      const state = await services.killSwitch.set(mode, by, reason);
+      request.log.warn({ killSwitch: state, remote: request.ip }, 'kill switch changed through the admin API');
+      return state;
+    } catch (err) {
+      if (err instanceof KillSwitchUnavailableError) {
+        request.log.error({ err: err.message, mode, by, reason }, 'kill switch change failed');
+        throw new ApiError('INTERNAL', { message: `The kill switch was not changed: ${err.message}.`, cause: err });
+      }
+      throw err;
+    }
+  });
+
+  return app;
+}
+
+/** 127.0.0.0/8, ::1, ::ffff:127.x and `localhost`: reachable only from this host (or pod). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
+  return false;
+}
+
+/** Constant-time comparison of `Bearer <token>` (digests, so lengths leak nothing either). */
+export function tokenMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (m === null) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(m[1] ?? ''), digest(token));
+}

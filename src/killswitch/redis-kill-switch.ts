@@ -1,0 +1,306 @@
+/**
+ * The kill switch of a fleet, shared through Redis (docs/operations.md, "Kill switch").
+ *
+ * - The state is one key, `${prefix}kill-switch`, holding JSON `{mode, by, reason, at, seq}`
+ *   (no TTL). A missing key means `off`. `seq` comes from the counter `${prefix}kill-switch:seq`
+ *   and orders the writes; a hand-written value without it is accepted too.
+ * - Every replica keeps an in-memory copy, so `current()` does no I/O. The copy is refreshed
+ *   by pub/sub on the channel `${prefix}kill-switch` (a subscriber connection of its own,
+ *   `redis.duplicate()`), and by a poll every `pollMs` as a fallback for missed messages, so
+ *   every replica obeys within a second.
+ * - `set()` writes the key and publishes the new state in one Lua script (so the order of
+ *   messages is the order of writes), updates the local copy and logs who, when and why.
+ * - Redis down: the last known state stays in force and the poll keeps trying; `set()` throws
+ *   KillSwitchUnavailableError.
+ *
+ * Ordering: a message or the answer to this replica's own write is applied only when its `seq`
+ * is newer than the state already held (the message of an earlier write may arrive after the
+ * answer to a later one). A poll that was sent before a newer state arrived may answer with the
+ * older state; such answers are discarded (the `epoch`); any other poll answer is the truth,
+ * whatever its `seq` (so a hand-edited or deleted key takes effect).
+ */
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import {
+  KillSwitchUnavailableError,
+  OFF,
+  logChange,
+  sameState,
+  type KillMode,
+  type KillState,
+  type KillSwitch,
+  type KillSwitchLogger,
+} from './kill-switch.ts';
+
+export interface RedisKillSwitchOptions {
+  /** REDIS_KEY_PREFIX: the key and the channel are `${prefix}kill-switch`. */
+  prefix: string;
+  /** KILL_SWITCH_POLL_MS: how often the key is re-read besides pub/sub. */
+  pollMs: number;
+  log: KillSwitchLogger;
+  now?: () => number;
+}
+
+export interface OpenOptions extends RedisKillSwitchOptions {
+  /**
+   * KILL_SWITCH at start-up. `on` writes mode `all` to the store unless it is already `all`;
+   * `off` leaves the shared state alone, so a restarting replica never clears a switch that
+   * was flipped during an incident.
+   */
+  startup: 'on' | 'off';
+  /** The state written by `startup: 'on'` (and used while the store is unreachable). */
+  startupState: KillState;
+  /** How long to wait for the subscription at start-up (default 1000 ms). */
+  subscribeTimeoutMs?: number;
+}
+
+const StoredState = z.object({
+  mode: z.enum(['off', 'all', 'writes']),
+  by: z.string().nullable().catch(null),
+  reason: z.string().nullable().catch(null),
+  at: z.string().nullable().catch(null),
+  seq: z.number().int().nonnegative().catch(0).default(0),
+});
+
+interface Stored {
+  state: KillState;
+  /** Order of the write (0: unknown, e.g. written by hand or a missing key). */
+  seq: number;
+}
+
+/**
+ * Number the write, SET and PUBLISH in one step, so subscribers see changes in the order they
+ * were written. ARGV[1] is the state as a JSON object; `seq` is appended to it.
+ */
+const SET_AND_PUBLISH = `
+local seq = redis.call('INCR', KEYS[2])
+local payload = string.sub(ARGV[1], 1, -2) .. ',"seq":' .. seq .. '}'
+redis.call('SET', KEYS[1], payload)
+redis.call('PUBLISH', ARGV[2], payload)
+return seq`;
+
+export function killSwitchKey(prefix: string): string {
+  return `${prefix}kill-switch`;
+}
+
+export class RedisKillSwitch implements KillSwitch {
+  readonly #redis: Redis;
+  readonly #sub: Redis;
+  readonly #key: string;
+  readonly #seqKey: string;
+  readonly #channel: string;
+  readonly #log: KillSwitchLogger;
+  readonly #now: () => number;
+  readonly #pollMs: number;
+  #state: KillState = OFF;
+  /** `seq` of #state. */
+  #seq = 0;
+  /** Bumped whenever a newer state is known; a poll sent under an older epoch is discarded. */
+  #epoch = 0;
+  #polling = false;
+  #timer: NodeJS.Timeout | null = null;
+  #closed = false;
+  /** True while the store is unreachable (logged once per outage). */
+  #degraded = false;
+  /** KILL_SWITCH=on could not be written at start-up: write it once the store answers. */
+  #pendingStartup: KillState | null = null;
+  #subscribed = false;
+  #onSubscribed: (() => void) | null = null;
+
+  /** Use `RedisKillSwitch.open()`; the constructor neither reads nor polls. */
+  constructor(redis: Redis, opts: RedisKillSwitchOptions) {
+    this.#redis = redis;
+    this.#key = killSwitchKey(opts.prefix);
+    this.#seqKey = `${this.#key}:seq`;
+    this.#channel = killSwitchKey(opts.prefix);
+    this.#log = opts.log;
+    this.#now = opts.now ?? Date.now;
+    this.#pollMs = opts.pollMs;
+    // A connection of its own: a subscribed connection can run no other command.
+    this.#sub = redis.duplicate({ autoResubscribe: false, lazyConnect: false });
+    this.#sub.on('error', () => {
+      // The poll reports outages (once each); the main connection logs its own errors.
+    });
+    this.#sub.on('ready', () => void this.#subscribe());
+    this.#sub.on('message', (channel: string, message: string) => {
+      if (channel !== this.#channel || this.#closed) return;
+      const stored = parseStored(message);
+      if (stored === null) {
+        this.#log.warn({ channel }, 'kill switch: ignored a malformed message');
+        return;
+      }
+      if (stored.seq <= this.#seq) return; // older than what this replica already holds
+      this.#epoch += 1;
+      this.#apply(stored, 'pubsub');
+    });
+  }
+
+  /** Connect, subscribe, load (applying KILL_SWITCH=on) and start polling. */
+  static async open(redis: Redis, opts: OpenOptions): Promise<RedisKillSwitch> {
+    const ks = new RedisKillSwitch(redis, opts);
+    await ks.#start(opts);
+    return ks;
+  }
+
+  current(): KillState {
+    return this.#state;
+  }
+
+  async set(mode: KillMode, by: string, reason: string): Promise<KillState> {
+    const state: KillState = { mode, by, reason, at: new Date(this.#now()).toISOString() };
+    await this.#write(state);
+    logChange(this.#log, state);
+    return state;
+  }
+
+  /** Re-read the shared state now (the poll; also after the subscriber reconnects). */
+  async refresh(): Promise<void> {
+    if (this.#polling || this.#closed) return;
+    this.#polling = true;
+    const epoch = this.#epoch;
+    try {
+      const stored = await this.#read();
+      if (this.#closed) return;
+      if (this.#degraded) {
+        this.#degraded = false;
+        this.#log.info({}, 'kill switch: shared store reachable again');
+      }
+      const pending = this.#pendingStartup;
+      if (pending !== null) {
+        if (stored.state.mode !== 'all') {
+          await this.#write(pending); // on failure: still pending, retried by the next poll
+          this.#pendingStartup = null;
+          logChange(this.#log, pending);
+          return;
+        }
+        this.#pendingStartup = null;
+      }
+      if (epoch === this.#epoch) this.#apply(stored, 'poll');
+    } catch (err) {
+      if (!this.#degraded && !this.#closed) {
+        this.#degraded = true;
+        this.#log.warn(
+          { err: errorMessage(err), killSwitch: this.#state },
+          'kill switch: shared store unreachable; keeping the last known state',
+        );
+      }
+    } finally {
+      this.#polling = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#onSubscribed?.();
+    this.#sub.disconnect();
+  }
+
+  async #start(opts: OpenOptions): Promise<void> {
+    const subscribed = this.#waitSubscribed(opts.subscribeTimeoutMs ?? 1_000);
+    try {
+      const stored = await this.#read();
+      if (opts.startup === 'on' && stored.state.mode !== 'all') {
+        await this.#write(opts.startupState);
+        logChange(this.#log, opts.startupState);
+      } else {
+        this.#state = stored.state;
+        this.#seq = stored.seq;
+        if (stored.state.mode !== 'off') {
+          this.#log.warn({ killSwitch: stored.state }, `kill switch is ${stored.state.mode} at start-up (shared state)`);
+        }
+      }
+    } catch (err) {
+      this.#degraded = true;
+      this.#state = opts.startup === 'on' ? opts.startupState : OFF;
+      if (opts.startup === 'on') this.#pendingStartup = opts.startupState;
+      this.#log.warn(
+        { err: errorMessage(err), killSwitch: this.#state },
+        `kill switch: shared store unreachable at start-up; using KILL_SWITCH=${opts.startup} until it answers`,
+      );
+    }
+    if (this.#redis.status === 'ready') await subscribed;
+    this.#timer = setInterval(() => void this.refresh(), this.#pollMs);
+    this.#timer.unref();
+  }
+
+  #waitSubscribed(timeoutMs: number): Promise<void> {
+    if (this.#subscribed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        if (self.#onSubscribed === done) self.#onSubscribed = null;
+        resolve();
+      }
+      this.#onSubscribed = done;
+    });
+  }
+
+  async #subscribe(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.#sub.subscribe(this.#channel);
+      this.#subscribed = true;
+      this.#onSubscribed?.();
+    } catch {
+      // Retried on the next 'ready'; the poll covers the gap.
+      return;
+    }
+    // Messages may have been missed while the subscriber was away.
+    void this.refresh();
+  }
+
+  async #read(): Promise<Stored> {
+    const raw = await this.#redis.get(this.#key);
+    if (raw === null) return { state: OFF, seq: 0 };
+    const stored = parseStored(raw);
+    if (stored === null) throw new Error(`malformed kill switch state under ${this.#key}`);
+    return stored;
+  }
+
+  async #write(state: KillState): Promise<void> {
+    let seq: number;
+    try {
+      const json = JSON.stringify({ mode: state.mode, by: state.by, reason: state.reason, at: state.at });
+      seq = Number(await this.#redis.eval(SET_AND_PUBLISH, 2, this.#key, this.#seqKey, json, this.#channel));
+    } catch (err) {
+      throw new KillSwitchUnavailableError(
+        `the kill switch could not be changed: the shared store (Redis) did not answer (${errorMessage(err)})`,
+        { cause: err },
+      );
+    }
+    // A message that arrived meanwhile may carry a newer write of another replica: it wins.
+    if (seq > this.#seq) {
+      this.#state = state;
+      this.#seq = seq;
+      this.#epoch += 1;
+    }
+  }
+
+  #apply(stored: Stored, source: 'poll' | 'pubsub'): void {
+    this.#seq = stored.seq;
+    if (sameState(stored.state, this.#state)) return;
+    const previous = this.#state.mode;
+    this.#state = stored.state;
+    this.#log.info({ killSwitch: stored.state, previous, source }, `kill switch is now ${stored.state.mode}`);
+  }
+}
+
+function parseStored(raw: string): Stored | null {
+  try {
+    const parsed = StoredState.safeParse(JSON.parse(raw));
+    if (!parsed.success) return null;
+    const { seq, ...state } = parsed.data;
+    return { state, seq };
+  } catch {
+    return null;
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,177 @@
+/**
+ * The kill switch across a fleet of real gateway processes sharing one Redis (DECISIONS.md
+ * section 8, docs/operations.md): flipped with the CLI through one replica's admin server,
+ * obeyed by every replica within a second, REST and MCP alike, health endpoints untouched.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
+import { KEYS } from '../../fixtures/sandbox/ids.ts';
+import { killAll, runCli, startGateway, within, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
+
+const SERVICE_TOKEN = 'ops-killswitch-service-token';
+const ADMIN_TOKEN = 'ops-admin-token-0123456789';
+const prefix = testPrefix('ops-killswitch');
+
+let sandbox: Sandbox;
+let replicas: GatewayProcess[] = [];
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    UPSTREAM_URL: sandbox.url,
+    UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
+    REDIS_URL,
+    REDIS_KEY_PREFIX: prefix,
+    CONFIRM_KEYS: `t1:${'k'.repeat(40)}`,
+    CURSOR_SECRET: 'ops-cursor-secret-0123456789',
+    ADMIN_TOKEN,
+    RATE_LIMITS: 'off',
+    // info: the `gateway listening` line carries the ports.
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ serviceToken: SERVICE_TOKEN });
+  replicas = await Promise.all([startGateway(env()), startGateway(env()), startGateway(env())]);
+}, 30_000);
+
+afterAll(async () => {
+  await killAll();
+  await sandbox?.close();
+  const redis = await connectTestRedis();
+  await dropPrefix(redis, prefix);
+  redis.disconnect();
+});
+
+const rest = (g: GatewayProcess, path = '/open/v1/topic-categories') =>
+  fetch(`${g.url}${path}`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } });
+const mcp = (g: GatewayProcess, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, key: string = KEYS.aliceRead) =>
+  fetch(`${g.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(body),
+  });
+const placeOrder = (g: GatewayProcess) =>
+  fetch(`${g.url}/open/v1/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEYS.aliceWrite}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ confirm_token: 'not-even-a-token' }),
+  });
+const cli = (action: string, replica: GatewayProcess, ...extra: string[]) =>
+  runCli(['kill-switch', action, '--admin', replica.adminUrl, '--token', ADMIN_TOKEN, ...extra]);
+
+async function errorCode(res: Response): Promise<string | undefined> {
+  const body = (await res.json().catch(() => undefined)) as { error?: { code?: string } } | undefined;
+  return body?.error?.code;
+}
+
+/** Every replica answers REST and MCP reads with `status`. */
+async function allAnswer(status: number): Promise<boolean> {
+  const results = await Promise.all(replicas.flatMap((g) => [rest(g), mcp(g)]));
+  await Promise.all(results.map((r) => r.arrayBuffer()));
+  return results.every((r) => r.status === status);
+}
+
+describe('kill switch across replicas', () => {
+  it('serves normally before the switch', async () => {
+    expect(await allAnswer(200)).toBe(true);
+  });
+
+  it('`on` through one replica refuses REST and MCP on every replica within a second; health keeps answering', async () => {
+    const res = await cli('on', replicas[0]!, '--reason', 'test', '--by', 'ops-e2e');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ mode: 'all', by: 'ops-e2e', reason: 'test' });
+
+    const took = await within(1_000, () => allAnswer(503));
+    expect(took).toBeLessThanOrEqual(1_000);
+    for (const g of replicas) {
+      const r = await rest(g);
+      expect(r.status).toBe(503);
+      expect(await r.json()).toEqual({ error: { code: 'SERVICE_DISABLED', message: expect.any(String) } });
+      const m = await mcp(g);
+      expect(m.status).toBe(503);
+      expect(await errorCode(m)).toBe('SERVICE_DISABLED');
+      // Before authentication: even no key gets 503, not 401.
+      const anonymous = await fetch(`${g.url}/open/v1/topic-categories`);
+      expect(anonymous.status).toBe(503);
+      for (const path of ['/livez', '/readyz']) expect((await fetch(`${g.url}${path}`)).status).toBe(200);
+      expect((await fetch(`${g.adminUrl}/livez`)).status).toBe(200);
+    }
+
+    // Any replica's admin server tells the same state.
+    const status = await cli('status', replicas[2]!);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ mode: 'all', by: 'ops-e2e', reason: 'test' });
+  });
+
+  it('a replica (re)starting with KILL_SWITCH=off does not clear the switch', async () => {
+    const late = await startGateway(env({ KILL_SWITCH: 'off' }));
+    try {
+      const r = await rest(late);
+      expect(r.status).toBe(503);
+      expect(await errorCode(r)).toBe('SERVICE_DISABLED');
+    } finally {
+      expect((await late.stop()).code).toBe(0);
+    }
+  });
+
+  it('`off` restores 200 everywhere within a second', async () => {
+    const res = await cli('off', replicas[1]!, '--reason', 'test over');
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ mode: 'off', reason: 'test over' });
+    await within(1_000, () => allAnswer(200));
+  });
+
+  it('`writes-off` refuses writes with 503 SERVICE_DISABLED on every replica while reads work', async () => {
+    const res = await cli('writes-off', replicas[2]!, '--reason', 'test writes');
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ mode: 'writes', reason: 'test writes' });
+
+    await within(1_000, async () => {
+      const answers = await Promise.all(replicas.map(placeOrder));
+      const codes = await Promise.all(answers.map(errorCode));
+      return answers.every((r) => r.status === 503) && codes.every((c) => c === 'SERVICE_DISABLED');
+    });
+    expect(await allAnswer(200)).toBe(true);
+    for (const g of replicas) {
+      // Over MCP, the executing tool is refused as a tool error carrying the envelope.
+      const call = await mcp(g, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'place_order', arguments: { confirm_token: 'x' } } }, KEYS.aliceWrite);
+      expect(call.status).toBe(200);
+      const body = (await call.json()) as { result?: { isError?: boolean; content?: { text?: string }[] } };
+      expect(body.result?.isError).toBe(true);
+      expect(body.result?.content?.[0]?.text).toContain('SERVICE_DISABLED');
+    }
+
+    expect((await cli('off', replicas[0]!, '--reason', 'done')).code).toBe(0);
+    await within(1_000, async () => {
+      const answers = await Promise.all(replicas.map(placeOrder));
+      await Promise.all(answers.map((r) => r.arrayBuffer()));
+      return answers.every((r) => r.status !== 503);
+    });
+  });
+
+  it('the CLI fails clearly: wrong token, unreachable admin server, missing reason', async () => {
+    const wrong = await runCli(['kill-switch', 'on', '--reason', 'x', '--admin', replicas[0]!.adminUrl, '--token', 'wrong-token-0123456789']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('HTTP 401');
+    expect(wrong.stderr).toContain('UNAUTHORIZED');
+
+    const down = await runCli(['kill-switch', 'status', '--admin', 'http://127.0.0.1:9', '--token', ADMIN_TOKEN, '--timeout', '2000']);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('cannot reach the admin server');
+
+    const noReason = await runCli(['kill-switch', 'on', '--admin', replicas[0]!.adminUrl, '--token', ADMIN_TOKEN]);
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain('--reason');
+
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('kill-switch <status|on|off|writes-off>');
+
+    // Nothing changed.
+    expect(await allAnswer(200)).toBe(true);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Graceful shutdown of a real gateway process (docs/operations.md, "Shutdown"): on SIGTERM the
+ * listener closes, a request in flight still completes with 200, then the process exits 0.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
+import { KEYS } from '../../fixtures/sandbox/ids.ts';
+import { killAll, startGateway, within } from '../helpers/gateway-process.ts';
+import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
+
+const SERVICE_TOKEN = 'ops-shutdown-service-token';
+const prefix = testPrefix('ops-shutdown');
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ serviceToken: SERVICE_TOKEN });
+});
+afterAll(async () => {
+  await killAll();
+  await sandbox?.close();
+  const redis = await connectTestRedis();
+  await dropPrefix(redis, prefix);
+  redis.disconnect();
+});
+
+async function slowCategories(delayMs: number): Promise<void> {
+  const res = await fetch(`${sandbox.url}/sandbox/admin/faults`, {
+    method: 'POST',
+    headers: { 'x-service-token': SERVICE_TOKEN, 'content-type': 'application/json' },
+    body: JSON.stringify({ pathPrefix: '/internal/prediction/categories', delayMs, times: 1 }),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe('graceful shutdown', () => {
+  it('SIGTERM lets an in-flight request finish with 200, then exits 0', async () => {
+    const gw = await startGateway({
+      UPSTREAM_URL: sandbox.url,
+      UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      CONFIRM_KEYS: `t1:${'k'.repeat(40)}`,
+      CURSOR_SECRET: 'ops-cursor-secret-0123456789',
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'info',
+    });
+    // Authenticate the key once, so the slow request waits only on the categories call.
+    expect((await fetch(`${gw.url}/open/v1/me`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } })).status).toBe(200);
+
+    await slowCategories(1_500);
+    const started = Date.now();
+    const inFlight = fetch(`${gw.url}/open/v1/topic-categories`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } });
+    // Wait until the gateway logged the incoming request, then ask it to stop.
+    await within(2_000, async () => gw.logs.some((l) => l['msg'] === 'incoming request' && (l['req'] as { url?: string } | undefined)?.url === '/open/v1/topic-categories'));
+    gw.child.kill('SIGTERM');
+
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data?: unknown[] };
+    expect(Array.isArray(body.data)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+
+    const exit = await gw.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    const messages = gw.logs.map((l) => l['msg']);
+    expect(messages).toContain('shutting down: draining in-flight requests');
+    expect(messages.indexOf('shut down')).toBeGreaterThan(messages.lastIndexOf('request completed'));
+
+    // The listener is gone.
+    await expect(fetch(`${gw.url}/livez`)).rejects.toThrow();
+  });
+});
