@@ -67,8 +67,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Bodies are JSON only (SPEC 4): anything else is 415 rather than a string reaching a route.
   app.removeContentTypeParser('text/plain');
 
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
   await app.register(healthRoutes, {
-    ready: services.redis === null ? undefined : async () => (await services.redis?.ping()) === 'PONG',
+    draining: () => draining,
+    dependencies: async (): Promise<Record<string, string>> =>
+      services.redis === null ? {} : { redis: (await services.redis.ping().catch(() => null)) === 'PONG' ? 'up' : 'down' },
   });
 
   // The contract's OpenAPI document, public like any API reference.

@@ -34,6 +34,14 @@ export const ConfigSchema = z
     UPSTREAM_TIMEOUT_MS: positiveMs.default(5_000),
     UPSTREAM_CONNECTIONS: z.coerce.number().int().positive().default(64),
     UPSTREAM_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+    /** Extra attempts of a GET after a connection error or 502/503/504 (never a POST), inside the deadline. */
+    UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+    /** Consecutive failed backend calls that open the circuit breaker; 0 disables it. */
+    UPSTREAM_BREAKER_THRESHOLD: z.coerce.number().int().min(0).default(5),
+    /** How long an open breaker refuses calls before one probe goes through (ms). */
+    UPSTREAM_BREAKER_COOLDOWN_MS: positiveMs.default(5_000),
+    /** The failures that open the breaker must fall within this long of the first (ms). */
+    UPSTREAM_BREAKER_WINDOW_MS: positiveMs.default(10_000),
     /** Port of the in-process sandbox backend (0 = any free port). */
     SANDBOX_PORT: port.default(0),
 

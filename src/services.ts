@@ -45,6 +45,7 @@ export interface ServiceLogger extends StoreLogger {
 export async function createServices(config: Config, log: ServiceLogger, overrides: ServiceOverrides = {}): Promise<Services> {
   const now = overrides.now ?? Date.now;
   if (config.UPSTREAM_URL === undefined) throw new Error('createServices needs UPSTREAM_URL (server.ts starts the sandbox first)');
+  const metrics = new Metrics();
   const upstream =
     overrides.upstream ??
     new UpstreamClient({
@@ -54,6 +55,13 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
       connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
       connections: config.UPSTREAM_CONNECTIONS,
       maxResponseBytes: config.UPSTREAM_MAX_RESPONSE_BYTES,
+      retries: config.UPSTREAM_RETRIES,
+      breaker: {
+        threshold: config.UPSTREAM_BREAKER_THRESHOLD,
+        cooldownMs: config.UPSTREAM_BREAKER_COOLDOWN_MS,
+        windowMs: config.UPSTREAM_BREAKER_WINDOW_MS,
+      },
+      metrics,
     });
   const ownsRedis = overrides.redis === undefined;
   const redis =
@@ -85,7 +93,6 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
   }
   const cursors = new CursorCodec(config.CURSOR_SECRET ?? randomBytes(32).toString('hex'));
   const confirm = { tokens: new ConfirmTokens(confirmKeys(config), now), claims: claimStore(redis, config, now) };
-  const metrics = new Metrics();
   const limiter =
     config.RATE_LIMITS === 'off'
       ? null

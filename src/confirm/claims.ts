@@ -19,21 +19,28 @@ export interface StoredOutcome {
 export type ClaimState = { state: 'acquired' } | { state: 'pending' } | { state: 'done'; outcome: StoredOutcome };
 
 export interface ClaimStore {
-  /** Claim a token id, or learn that another execution holds it or finished it. */
-  claim(jti: string, ttlMs: number): Promise<ClaimState>;
+  /**
+   * Claim a token id for `owner` (a nonce of this execution), or learn that another execution
+   * holds it or finished it.
+   */
+  claim(jti: string, ttlMs: number, owner: string): Promise<ClaimState>;
   /** Record the outcome of the claimed execution. */
   complete(jti: string, outcome: StoredOutcome, ttlMs: number): Promise<void>;
-  /** Give a claim back after a failure that performed nothing, so the token can be retried. */
-  release(jti: string): Promise<void>;
+  /**
+   * Give back `owner`'s claim after a failure that performed nothing, so the token can be
+   * retried. Another owner's claim and a stored outcome are left alone.
+   */
+  release(jti: string, owner: string): Promise<void>;
   /** The current state without claiming (for waiters); null when unclaimed. */
   peek(jti: string): Promise<ClaimState | null>;
 }
 
-const PENDING = 'P';
+/** A pending claim is `P:<owner>`; a finished one is the outcome's JSON (which starts with `{`). */
+const pending = (owner: string) => `P:${owner}`;
 
 function decode(raw: string | null): ClaimState | null {
   if (raw === null || raw === '') return null;
-  if (raw === PENDING) return { state: 'pending' };
+  if (raw.startsWith('P:')) return { state: 'pending' };
   return { state: 'done', outcome: JSON.parse(raw) as StoredOutcome };
 }
 
@@ -55,10 +62,10 @@ export class MemoryClaimStore implements ClaimStore {
     return e.value;
   }
 
-  async claim(jti: string, ttlMs: number): Promise<ClaimState> {
+  async claim(jti: string, ttlMs: number, owner: string): Promise<ClaimState> {
     const current = this.#get(jti);
     if (current !== null) return decode(current) ?? { state: 'pending' };
-    this.#entries.set(jti, { value: PENDING, expiresAt: this.#now() + ttlMs });
+    this.#entries.set(jti, { value: pending(owner), expiresAt: this.#now() + ttlMs });
     this.#sweep();
     return { state: 'acquired' };
   }
@@ -67,8 +74,8 @@ export class MemoryClaimStore implements ClaimStore {
     this.#entries.set(jti, { value: JSON.stringify(outcome), expiresAt: this.#now() + ttlMs });
   }
 
-  async release(jti: string): Promise<void> {
-    if (this.#get(jti) === PENDING) this.#entries.delete(jti);
+  async release(jti: string, owner: string): Promise<void> {
+    if (this.#get(jti) === pending(owner)) this.#entries.delete(jti);
   }
 
   async peek(jti: string): Promise<ClaimState | null> {
@@ -85,7 +92,7 @@ export class MemoryClaimStore implements ClaimStore {
 
 const CLAIM_SCRIPT = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return '' end
-return redis.call('GET', KEYS[1]) or '${PENDING}'
+return redis.call('GET', KEYS[1]) or ARGV[1]
 `;
 const RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -101,8 +108,8 @@ export class RedisClaimStore implements ClaimStore {
     this.#prefix = `${prefix}confirm:`;
   }
 
-  async claim(jti: string, ttlMs: number): Promise<ClaimState> {
-    const raw = (await this.#redis.eval(CLAIM_SCRIPT, 1, this.#prefix + jti, PENDING, String(Math.ceil(ttlMs)))) as string;
+  async claim(jti: string, ttlMs: number, owner: string): Promise<ClaimState> {
+    const raw = (await this.#redis.eval(CLAIM_SCRIPT, 1, this.#prefix + jti, pending(owner), String(Math.ceil(ttlMs)))) as string;
     return raw === '' ? { state: 'acquired' } : (decode(raw) ?? { state: 'pending' });
   }
 
@@ -110,8 +117,8 @@ export class RedisClaimStore implements ClaimStore {
     await this.#redis.set(this.#prefix + jti, JSON.stringify(outcome), 'PX', Math.ceil(ttlMs));
   }
 
-  async release(jti: string): Promise<void> {
-    await this.#redis.eval(RELEASE_SCRIPT, 1, this.#prefix + jti, PENDING);
+  async release(jti: string, owner: string): Promise<void> {
+    await this.#redis.eval(RELEASE_SCRIPT, 1, this.#prefix + jti, pending(owner));
   }
 
   async peek(jti: string): Promise<ClaimState | null> {

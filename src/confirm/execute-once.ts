@@ -12,21 +12,32 @@
  *   backend's idempotency key, derived from the token, makes that retry safe.
  * - No claim, no execution: if the claim store cannot answer, the write is refused.
  */
+import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
 import type { ClaimStore, StoredOutcome } from './claims.ts';
 import type { ConfirmAction, ConfirmTokens, TokenClaims } from './token.ts';
+
+/** What happened to a token at execution, for metrics. */
+export type TokenOutcome = 'executed' | 'refused' | 'replayed' | 'used' | 'in_flight' | 'invalid' | 'expired' | 'unavailable' | 'failed';
 
 export interface ExecuteDeps {
   tokens: ConfirmTokens;
   claims: ClaimStore;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  onOutcome?: (action: ConfirmAction, outcome: TokenOutcome) => void;
   /** How long a retry waits for an execution in flight before answering 409. */
   waitMs?: number;
   pollMs?: number;
 }
 
-/** Claims outlive the token, so any retry inside its 5 minutes finds the first outcome. */
+/** Outcomes outlive the token, so any retry inside its 5 minutes finds the first one. */
 export const CLAIM_TTL_MS = 10 * 60 * 1000;
+/**
+ * A claim in progress expires much sooner: an execution is bounded by the backend deadline,
+ * so a claim left behind by a crashed replica (or one that landed after Redis stalled) frees
+ * the token within a minute, and the retry meets the backend's idempotent answer.
+ */
+export const PENDING_TTL_MS = 60 * 1000;
 
 export interface Executed<T> {
   status: number;
@@ -40,32 +51,52 @@ export async function executeOnce<T extends object>(
   caller: { userId: string; keyId: string },
   run: (claims: TokenClaims) => Promise<T>,
 ): Promise<Executed<T>> {
-  const claims = deps.tokens.verify(token, action, caller);
+  const outcome = (o: TokenOutcome) => deps.onOutcome?.(action, o);
+  let claims: TokenClaims;
+  try {
+    claims = deps.tokens.verify(token, action, caller);
+  } catch (err) {
+    outcome(err instanceof ApiError && err.code === 'CONFIRM_TOKEN_EXPIRED' ? 'expired' : 'invalid');
+    throw err;
+  }
   const waitMs = deps.waitMs ?? 5_000;
   const pollMs = deps.pollMs ?? 50;
   const deadline = Date.now() + waitMs;
+  const owner = randomUUID();
 
   for (;;) {
     let state;
     try {
-      state = await deps.claims.claim(claims.jti, CLAIM_TTL_MS);
+      state = await deps.claims.claim(claims.jti, PENDING_TTL_MS, owner);
     } catch (err) {
       deps.log.error({ err: (err as Error).message, action }, 'confirm claim store unavailable: write refused');
+      outcome('unavailable');
+      releaseLater(deps, claims.jti, owner);
       throw new ApiError('CONFIRM_UNAVAILABLE', { cause: err });
     }
 
-    if (state.state === 'acquired') return runClaimed(deps, action, claims, run);
-    if (action === 'publish_opinion') throw new ApiError('CONFIRM_TOKEN_USED');
-    if (state.state === 'done') return replay<T>(state.outcome);
+    if (state.state === 'acquired') return runClaimed(deps, action, claims, owner, run);
+    if (action === 'publish_opinion') {
+      outcome('used');
+      throw new ApiError('CONFIRM_TOKEN_USED');
+    }
+    if (state.state === 'done') {
+      outcome('replayed');
+      return replay<T>(state.outcome);
+    }
 
     // In flight elsewhere: wait for its outcome rather than run the action a second time.
     while (Date.now() < deadline) {
       await sleep(pollMs);
       const now = await deps.claims.peek(claims.jti).catch(() => ({ state: 'pending' as const }));
       if (now === null) break; // given back after a failure: claim it ourselves
-      if (now.state === 'done') return replay<T>(now.outcome);
+      if (now.state === 'done') {
+        outcome('replayed');
+        return replay<T>(now.outcome);
+      }
     }
     if (Date.now() >= deadline) {
+      outcome('in_flight');
       throw new ApiError('RETRY_IDEMPOTENCY_KEY', {
         message: 'The first execution of this confirm token is still in progress; retry shortly.',
         headers: { 'retry-after': '1' },
@@ -79,6 +110,7 @@ async function runClaimed<T extends object>(
   deps: ExecuteDeps,
   action: ConfirmAction,
   claims: TokenClaims,
+  owner: string,
   run: (claims: TokenClaims) => Promise<T>,
 ): Promise<Executed<T>> {
   let body: T;
@@ -87,17 +119,31 @@ async function runClaimed<T extends object>(
   } catch (err) {
     const apiError = err instanceof ApiError ? err : new ApiError('INTERNAL', { cause: err });
     if (apiError.status < 500 && apiError.code !== 'RETRY_IDEMPOTENCY_KEY') {
+      deps.onOutcome?.(action, 'refused');
       await store(deps, action, claims.jti, { status: apiError.status, body: apiError.toEnvelope(), headers: apiError.headers });
     } else {
-      await deps.claims.release(claims.jti).catch((e: unknown) =>
+      deps.onOutcome?.(action, 'failed');
+      await deps.claims.release(claims.jti, owner).catch((e: unknown) =>
         deps.log.warn({ err: (e as Error).message, action }, 'confirm claim release failed; it expires by itself'),
       );
     }
     throw apiError;
   }
-  const outcome = { status: 201, body: { ...body, replayed: false } };
-  await store(deps, action, claims.jti, outcome);
-  return outcome;
+  deps.onOutcome?.(action, 'executed');
+  const done = { status: 201, body: { ...body, replayed: false } };
+  await store(deps, action, claims.jti, done);
+  return done;
+}
+
+/**
+ * A claim that timed out may still land once a stalled Redis resumes; give it back a few times
+ * in the background (only ours: the owner nonce guards anyone else's), so the token is not held
+ * until the pending TTL runs out.
+ */
+function releaseLater(deps: ExecuteDeps, jti: string, owner: string): void {
+  for (const delay of [1_000, 5_000, 15_000]) {
+    setTimeout(() => void deps.claims.release(jti, owner).catch(() => undefined), delay).unref();
+  }
 }
 
 async function store(deps: ExecuteDeps, action: ConfirmAction, jti: string, outcome: StoredOutcome): Promise<void> {

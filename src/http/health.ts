@@ -1,20 +1,26 @@
 /**
  * Liveness and readiness, outside /open/v1 and unauthenticated (kubelet probes send no key).
- * Liveness only says the event loop answers. Readiness also checks the shared store when one
- * is configured; the backend is not probed, so a backend outage does not take every replica
- * out of the Service at once (requests then fail fast with the contract's errors instead).
+ *
+ * Liveness says the event loop answers. Readiness says the replica takes traffic: it turns 503
+ * once the replica starts draining on shutdown, so the load balancer stops sending it requests.
+ * It does not depend on Redis or the backend: an outage of either hits every replica at once,
+ * and failing readiness everywhere would take the whole Service down although reads keep
+ * working on their fallbacks (docs/operations.md). Their state is reported for information.
  */
 import type { FastifyInstance } from 'fastify';
 
 export interface HealthOptions {
-  /** Resolves true when the replica can serve; absent means always ready. */
-  ready?: () => Promise<boolean>;
+  /** True once the replica is draining. */
+  draining: () => boolean;
+  /** Dependency states for the readiness body, e.g. `{redis: 'up'}`. */
+  dependencies?: () => Promise<Record<string, string>>;
 }
 
 export async function healthRoutes(app: FastifyInstance, opts: HealthOptions): Promise<void> {
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    const ok = opts.ready === undefined ? true : await opts.ready().catch(() => false);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable' });
+    const dependencies = (await opts.dependencies?.().catch(() => ({}))) ?? {};
+    const draining = opts.draining();
+    return reply.code(draining ? 503 : 200).send({ status: draining ? 'draining' : 'ok', dependencies });
   });
 }

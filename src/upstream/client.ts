@@ -1,37 +1,78 @@
 /**
  * The undici client of the backend's internal API: raw shapes in, validated data or ApiError out.
  *
- * Every call has a whole-call deadline, a bounded response size, the request id passed through
- * and the acting user named explicitly. The answer is never trusted: a body that is not JSON,
- * not the envelope, or whose data fails its schema becomes `INTERNAL` (logged with the request
- * id), never a crash or a wrong shape.
+ * Every call has a whole-call deadline (retries and their waits included), a bounded response
+ * size, the request id passed through and the acting user named explicitly. The answer is never
+ * trusted: a body that is not JSON, not the envelope, or whose data fails its schema becomes
+ * `INTERNAL` (logged with the request id), never a crash or a wrong shape.
+ *
+ * Backend trouble (docs/operations.md, "When the backend fails"):
+ * - connect, headers and body timeouts are bounded by the agent, and the whole call by one
+ *   deadline (UPSTREAM_TIMEOUT_MS);
+ * - GETs are retried a few times on connection errors and 502/503/504, with a small jittered
+ *   backoff, inside that deadline; POSTs never are (resilience/retry.ts);
+ * - a circuit breaker answers fast while the backend is down (resilience/breaker.ts);
+ * - identical public reads in flight together share one backend call (`shared: true`,
+ *   resilience/single-flight.ts);
+ * - every backend request is measured (openpm_upstream_request_duration_seconds).
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError } from '../errors/api-error.ts';
+import { endpointTemplate } from '../metrics/metrics.ts';
 import { ErrorEnvelope, UPSTREAM_HEADERS } from './internal-api.ts';
 import { mapUpstreamError } from './errors.ts';
+import { CircuitBreaker, CircuitOpenError, type BreakerState, type Ticket, type Transition } from './resilience/breaker.ts';
+import { DEFAULT_BACKOFF, RETRY_STATUSES, backoffMs, isRetryableError, sleepUnless, type BackoffOptions } from './resilience/retry.ts';
+import { SingleFlight } from './resilience/single-flight.ts';
 
 export interface UpstreamLogger {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
+  /** Optional: routine events (a call joining a shared one, the breaker closing). */
+  info?(obj: object, msg: string): void;
+}
+
+export type UpstreamOutcome = 'ok' | 'error' | 'failed';
+
+/** Where backend calls are measured (src/metrics/metrics.ts's Metrics fits). */
+export interface UpstreamMetrics {
+  upstream(endpoint: string, method: string, outcome: UpstreamOutcome, seconds: number): void;
+}
+
+export interface BreakerSettings {
+  /** Consecutive failed calls that open the breaker; 0 disables it. */
+  threshold: number;
+  /** How long it stays open before one probe is let through. */
+  cooldownMs: number;
+  /** The failures of one streak must fall within this long of its first (default 10 s). */
+  windowMs?: number;
 }
 
 export interface UpstreamOptions {
   baseUrl: string;
   serviceToken: string;
-  /** Whole-call budget (connect, headers and body). */
+  /** Whole-call budget (connect, headers and body, every retry and wait included). */
   timeoutMs: number;
   connectTimeoutMs: number;
   connections: number;
   maxResponseBytes: number;
   /** Tests may inject a dispatcher (or undici's global one, which nock intercepts). */
   dispatcher?: Dispatcher;
+  /** Extra attempts of a GET after a connection error or 502/503/504 (default 2). */
+  retries?: number;
+  /** Default: 5 failures, 5 s cool-down, 10 s window. */
+  breaker?: BreakerSettings;
+  metrics?: UpstreamMetrics;
+  /** Backoff between GET attempts (tests shorten it or fix its jitter). */
+  backoff?: Partial<BackoffOptions>;
+  /** Clock of the breaker (tests). */
+  now?: () => number;
 }
 
 export interface CallContext {
   requestId: string;
-  /** The key owner the call acts for, sent as X-Acting-User. */
+  /** The key owner the call acts for, sent as X-Acting-User (unless the call is `shared`). */
   actingUser?: string;
   log: UpstreamLogger;
 }
@@ -44,6 +85,13 @@ export interface CallOptions<S extends z.ZodType> {
   idempotencyKey?: string;
   /** Schema of `data` in a successful envelope. */
   schema: S;
+  /**
+   * The answer does not depend on who asks (a public read). The call is sent without
+   * X-Acting-User, and identical calls (method, path and query) in flight at the same time
+   * share one backend request, made with the first caller's request id. GET only: ignored on
+   * a POST.
+   */
+  shared?: boolean;
 }
 
 /** Raised inside the client for an answer that breaks the internal API's shape. */
@@ -51,10 +99,34 @@ class MalformedAnswer extends Error {
   override name = 'MalformedAnswer';
 }
 
+/** What came back from the backend, before the envelope is read for a caller. */
+interface RawAnswer {
+  status: number;
+  payload: unknown;
+  /** Duration of the attempt that produced it. */
+  seconds: number;
+}
+
+interface Outgoing {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  endpoint: string;
+  where: Record<string, unknown>;
+}
+
+export const DEFAULT_RETRIES = 2;
+export const DEFAULT_BREAKER: Required<BreakerSettings> = { threshold: 5, cooldownMs: 5_000, windowMs: 10_000 };
+
 export class UpstreamClient {
   readonly #opts: UpstreamOptions;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  readonly #retries: number;
+  readonly #backoff: BackoffOptions;
+  readonly #breaker: CircuitBreaker;
+  readonly #flights = new SingleFlight<RawAnswer>();
 
   constructor(opts: UpstreamOptions) {
     this.#opts = opts;
@@ -63,84 +135,208 @@ export class UpstreamClient {
       opts.dispatcher ??
       new Agent({
         connections: opts.connections,
-        connect: { timeout: opts.connectTimeoutMs },
+        // Every phase is bounded on its own, and none outlives the whole-call deadline.
+        connect: { timeout: Math.min(opts.connectTimeoutMs, opts.timeoutMs) },
         headersTimeout: opts.timeoutMs,
         bodyTimeout: opts.timeoutMs,
         maxResponseSize: opts.maxResponseBytes,
         // The backend speaks HTTP/1.1 inside the cluster; keep undici 8 from negotiating h2.
         allowH2: false,
       });
+    this.#retries = Math.max(0, opts.retries ?? DEFAULT_RETRIES);
+    this.#backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
+    const b = { ...DEFAULT_BREAKER, ...opts.breaker };
+    this.#breaker = new CircuitBreaker({
+      threshold: b.threshold,
+      cooldownMs: b.cooldownMs,
+      windowMs: b.windowMs,
+      probeTimeoutMs: opts.timeoutMs + 1_000,
+      now: opts.now,
+    });
+  }
+
+  /** The breaker's state (closed, open, half-open), for tests and diagnostics. */
+  get breakerState(): BreakerState {
+    return this.#breaker.state;
   }
 
   async call<S extends z.ZodType>(ctx: CallContext, opts: CallOptions<S>): Promise<z.infer<S>> {
     const method = opts.method ?? 'GET';
+    const shared = opts.shared === true && method === 'GET';
     const url = buildUrl(this.#opts.baseUrl, opts.path, opts.query);
     const headers: Record<string, string> = {
       accept: 'application/json',
       [UPSTREAM_HEADERS.serviceToken]: this.#opts.serviceToken,
       [UPSTREAM_HEADERS.requestId]: ctx.requestId,
     };
-    if (ctx.actingUser !== undefined) headers[UPSTREAM_HEADERS.actingUser] = ctx.actingUser;
+    if (ctx.actingUser !== undefined && !shared) headers[UPSTREAM_HEADERS.actingUser] = ctx.actingUser;
     if (opts.idempotencyKey !== undefined) headers[UPSTREAM_HEADERS.idempotencyKey] = opts.idempotencyKey;
     let body: string | undefined;
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
-    const where = { upstream: { method, path: opts.path }, reqId: ctx.requestId };
+    const where: Record<string, unknown> = { upstream: { method, path: opts.path, ...(shared ? { shared: true } : {}) }, reqId: ctx.requestId };
+    const out: Outgoing = { method, url, headers, body, endpoint: endpointTemplate(opts.path), where };
 
-    let status: number;
-    let payload: unknown;
-    try {
-      const res = await request(url, {
-        method,
-        headers,
-        body,
-        dispatcher: this.#dispatcher,
-        signal: AbortSignal.timeout(this.#opts.timeoutMs),
-      });
-      status = res.statusCode;
-      const text = await res.body.text();
+    if (!shared) return this.#read(ctx, where, opts.schema, await this.#send(ctx, out), out);
+
+    const flight = this.#flights.run(coalesceKey(method, url), ctx.requestId, () => this.#send(ctx, out));
+    if (!flight.joined) return this.#read(ctx, where, opts.schema, await flight.promise, out);
+    (ctx.log.info ?? ctx.log.warn).call(ctx.log, { ...where, sharedWith: flight.leader }, 'upstream call shared with an identical one in flight');
+    // Each caller reads (and validates) the shared answer for itself, so no two callers ever
+    // hold the same objects; only the leader measures the call.
+    return this.#read(ctx, where, opts.schema, await flight.promise, null);
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  /** One backend request, retried when that is safe, through the breaker, inside one deadline. */
+  async #send(ctx: CallContext, out: Outgoing): Promise<RawAnswer> {
+    const admission = this.#breaker.admit();
+    this.#logTransition(ctx, admission.transition);
+    const ticket = admission.ticket;
+    if (ticket === null) throw new ApiError('INTERNAL', { cause: new CircuitOpenError() });
+
+    const { method, url, headers, body, where } = out;
+    const idempotent = method === 'GET';
+    const deadline = AbortSignal.timeout(this.#opts.timeoutMs);
+    const deadlineAt = performance.now() + this.#opts.timeoutMs;
+
+    for (let attempt = 0; ; attempt += 1) {
+      const started = performance.now();
+      let answeredAt: number | null = null;
+      const seconds = () => ((answeredAt ?? performance.now()) - started) / 1000;
+      const retryable = idempotent && attempt < this.#retries;
+      let status: number;
+      let text: string;
+      try {
+        const res = await request(url, { method, headers, body, dispatcher: this.#dispatcher, signal: deadline });
+        status = res.statusCode;
+        text = await res.body.text();
+        answeredAt = performance.now();
+      } catch (err) {
+        this.#measure(out, 'failed', seconds());
+        if (retryable && isRetryableError(err)) {
+          const wait = this.#waitBeforeRetry(attempt, deadlineAt);
+          if (wait !== null) {
+            ctx.log.warn({ ...where, attempt: attempt + 1, err: describeTransportError(err), retryInMs: wait }, 'upstream call failed; retrying');
+            if (await sleepUnless(wait, deadline)) continue;
+          }
+        }
+        this.#report(ctx, ticket, false);
+        ctx.log.error({ ...where, attempts: attempt + 1, err: describeTransportError(err) }, 'upstream call failed');
+        throw new ApiError('INTERNAL', { cause: err });
+      }
+
+      if (retryable && RETRY_STATUSES.has(status)) {
+        const wait = this.#waitBeforeRetry(attempt, deadlineAt);
+        if (wait !== null) {
+          const took = seconds();
+          ctx.log.warn({ ...where, attempt: attempt + 1, status, retryInMs: wait }, 'upstream answered a retryable status; retrying');
+          if (await sleepUnless(wait, deadline)) {
+            this.#measure(out, 'failed', took);
+            continue;
+          }
+          // The deadline fired while waiting: this last answer is the call's answer.
+        }
+      }
+
+      let payload: unknown;
       try {
         payload = text === '' ? undefined : JSON.parse(text);
       } catch {
-        throw new MalformedAnswer(`non-JSON body with HTTP ${status}`);
-      }
-    } catch (err) {
-      if (err instanceof MalformedAnswer) {
+        this.#measure(out, 'failed', seconds());
+        this.#report(ctx, ticket, status < 500);
+        const err = new MalformedAnswer(`non-JSON body with HTTP ${status}`);
         ctx.log.error({ ...where, err: err.message }, 'upstream answer malformed');
-      } else {
-        ctx.log.error({ ...where, err: describeTransportError(err) }, 'upstream call failed');
+        throw new ApiError('INTERNAL', { cause: err });
       }
-      throw new ApiError('INTERNAL', { cause: err });
+      this.#report(ctx, ticket, !isBackendFailure(status, payload));
+      return { status, payload, seconds: seconds() };
     }
+  }
 
+  /** The caller's reading of an answer: its data, validated, or the mapped error. */
+  #read<S extends z.ZodType>(ctx: CallContext, where: Record<string, unknown>, schema: S, raw: RawAnswer, measured: Outgoing | null): z.infer<S> {
+    const { status, payload } = raw;
     const envelope = payload as { errCode?: unknown } | undefined;
     if (envelope !== null && typeof envelope === 'object' && envelope.errCode !== 0) {
       const parsed = ErrorEnvelope.safeParse(envelope);
       if (parsed.success) {
         const mapped = mapUpstreamError(parsed.data.errCode);
-        const log = mapped.code === 'INTERNAL' ? ctx.log.error.bind(ctx.log) : ctx.log.warn.bind(ctx.log);
+        const internal = mapped.code === 'INTERNAL';
+        if (measured !== null) this.#measure(measured, internal ? 'failed' : 'error', raw.seconds);
+        const log = internal ? ctx.log.error.bind(ctx.log) : ctx.log.warn.bind(ctx.log);
         // errMsg is for our logs only: it never reaches an API caller.
         log({ ...where, status, errCode: parsed.data.errCode, errMsg: parsed.data.errMsg }, 'upstream error');
         throw mapped;
       }
     }
     const data = (envelope as { data?: unknown } | undefined)?.data;
-    const parsed = opts.schema.safeParse(data);
+    const parsed = schema.safeParse(data);
     if (status < 200 || status >= 300 || envelope?.errCode !== 0 || !parsed.success) {
+      if (measured !== null) this.#measure(measured, 'failed', raw.seconds);
       ctx.log.error(
         { ...where, status, issues: parsed.success ? undefined : parsed.error.issues.slice(0, 5) },
         'upstream answer failed validation',
       );
       throw new ApiError('INTERNAL');
     }
+    if (measured !== null) this.#measure(measured, 'ok', raw.seconds);
     return parsed.data;
   }
 
-  async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  /** Milliseconds to wait before another attempt, or null when the deadline leaves no room. */
+  #waitBeforeRetry(attempt: number, deadlineAt: number): number | null {
+    const wait = backoffMs(attempt, this.#backoff);
+    // Another attempt is only worth it with a fair share of the budget left after the wait.
+    const minAttemptMs = Math.min(100, this.#opts.timeoutMs / 4);
+    return deadlineAt - performance.now() - wait >= minAttemptMs ? wait : null;
   }
+
+  #report(ctx: CallContext, ticket: Ticket, ok: boolean): void {
+    this.#logTransition(ctx, ok ? this.#breaker.success(ticket) : this.#breaker.failure(ticket));
+  }
+
+  #logTransition(ctx: CallContext, t: Transition | null): void {
+    if (t === null) return;
+    const obj = { upstream: { breaker: t.to, from: t.from }, reqId: ctx.requestId };
+    if (t.to === 'open') {
+      const b = { ...DEFAULT_BREAKER, ...this.#opts.breaker };
+      ctx.log.error(
+        { ...obj, failures: t.from === 'closed' ? t.failures : undefined, cooldownMs: b.cooldownMs },
+        t.from === 'closed' ? 'upstream circuit opened: backend calls refused during the cool-down' : 'upstream probe failed: circuit open again',
+      );
+    } else if (t.to === 'half-open') {
+      ctx.log.warn(obj, 'upstream circuit half-open: one probe call let through');
+    } else {
+      (ctx.log.info ?? ctx.log.warn).call(ctx.log, obj, 'upstream circuit closed: backend answering again');
+    }
+  }
+
+  #measure(out: Outgoing, outcome: UpstreamOutcome, seconds: number): void {
+    this.#opts.metrics?.upstream(out.endpoint, out.method, outcome, seconds);
+  }
+}
+
+/**
+ * Whether an answer says the backend itself is in trouble (counts against the breaker): a 5xx
+ * that is not one of its business errors. A known error code (not found, busy, …) is a
+ * healthy backend answering, whatever the status.
+ */
+function isBackendFailure(status: number, payload: unknown): boolean {
+  if (status < 500) return false;
+  const parsed = ErrorEnvelope.safeParse(payload);
+  return !parsed.success || parsed.data.errCode === 0 || mapUpstreamError(parsed.data.errCode).code === 'INTERNAL';
+}
+
+function coalesceKey(method: string, url: string): string {
+  const u = new URL(url);
+  u.searchParams.sort();
+  return `${method} ${u.pathname}?${u.searchParams.toString()}`;
 }
 
 function buildUrl(base: string, path: string, query: CallOptions<z.ZodType>['query']): string {

@@ -113,3 +113,25 @@ describe('executeOnce', () => {
     });
   });
 });
+
+describe('executeOnce bookkeeping', () => {
+  it('reports every outcome for metrics', async () => {
+    const seen: string[] = [];
+    const deps = { tokens, claims: new MemoryClaimStore(), log, onOutcome: (_a: string, o: string) => seen.push(o) };
+    const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
+    await executeOnce(deps, 'place_order', token, caller, async () => ({}));
+    await executeOnce(deps, 'place_order', token, caller, async () => ({}));
+    await outcome(executeOnce(deps, 'place_order', token, { ...caller, keyId: 'k2' }, async () => ({})));
+    expect(seen).toEqual(['executed', 'replayed', 'invalid']);
+  });
+
+  it('keeps a claim in progress for at most a minute, then frees the token', async () => {
+    const { PENDING_TTL_MS } = await import('../../src/confirm/execute-once.ts');
+    const clock = { t: 0 };
+    const claims = new MemoryClaimStore(() => clock.t);
+    await claims.claim('left-behind', PENDING_TTL_MS, 'crashed-replica');
+    clock.t = PENDING_TTL_MS;
+    expect(await claims.claim('left-behind', PENDING_TTL_MS, 'retry')).toEqual({ state: 'acquired' });
+    expect(PENDING_TTL_MS).toBeLessThanOrEqual(60_000);
+  });
+});

@@ -17,6 +17,7 @@ const ctx = { requestId: 'req-123', actingUser: '00000000-0000-4000-8000-0000000
 
 function client(timeoutMs = 500) {
   // nock 15 intercepts at the socket level, so the client's own undici Agent is covered too.
+  // Retries and the breaker have their own tests (retry.test.ts, breaker.test.ts).
   return new UpstreamClient({
     baseUrl: BASE,
     serviceToken: 'svc-token',
@@ -24,6 +25,7 @@ function client(timeoutMs = 500) {
     connectTimeoutMs: 200,
     connections: 4,
     maxResponseBytes: 1024,
+    retries: 0,
   });
 }
 
@@ -120,9 +122,22 @@ describe('UpstreamClient', () => {
     nock.disableNetConnect();
   });
 
-  it('treats a connection failure as INTERNAL', async () => {
-    nock(BASE).get('/internal/x').replyWithError({ code: 'ECONNREFUSED', message: 'refused' });
-    expect((await failure(client().call(ctx, { path: '/internal/x', schema: Thing }))).code).toBe('INTERNAL');
+  it('treats a connection failure as INTERNAL, at once', async () => {
+    // nock's replyWithError never reaches undici 8 (the request just hangs until the deadline),
+    // so a real refused connection: a port that was listening a moment ago.
+    nock.enableNetConnect('127.0.0.1');
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((r) => server.close(r));
+    const dead = new UpstreamClient({ baseUrl: `http://127.0.0.1:${port}`, serviceToken: 't', timeoutMs: 2_000, connectTimeoutMs: 200, connections: 1, maxResponseBytes: 1024, retries: 0 });
+    const started = Date.now();
+    const err = await failure(dead.call(ctx, { path: '/internal/x', schema: Thing }));
+    expect(err.code).toBe('INTERNAL');
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(logged.at(-1)).toMatchObject({ level: 'error', msg: 'upstream call failed', obj: { reqId: 'req-123', err: 'Error ECONNREFUSED' } });
+    await dead.close();
+    nock.disableNetConnect();
   });
 
   it('adds the retry delay to codes that invite a retry', async () => {

@@ -19,7 +19,12 @@ export function idempotencyKey(kind: 'order' | 'opinion' | 'back', claims: Token
 
 /** The execute-once collaborators of this request. */
 export function confirmDeps(ctx: OperationContext): ExecuteDeps {
-  return { tokens: ctx.services.confirm.tokens, claims: ctx.services.confirm.claims, log: ctx.log };
+  return {
+    tokens: ctx.services.confirm.tokens,
+    claims: ctx.services.confirm.claims,
+    log: ctx.log,
+    onOutcome: (action, outcome) => ctx.services.metrics.token(action, outcome),
+  };
 }
 
 /** Issue the token of a preview whose action is possible: `{confirm_token, expires_at}`. */
@@ -29,6 +34,7 @@ export function issueToken<P extends Record<string, unknown>>(
   params: P,
 ): { confirm_token: string; expires_at: string } {
   const { token, claims } = ctx.services.confirm.tokens.issue(action, ctx.caller.userId, ctx.caller.keyId, params);
+  ctx.services.metrics.token(action, 'issued');
   return { confirm_token: token, expires_at: new Date(claims.expiresAt).toISOString() };
 }
 

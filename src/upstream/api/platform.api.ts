@@ -1,4 +1,10 @@
-/** Calls to the backend's user, wallet, search and catalogue services (docs/internal-api.md). */
+/**
+ * Calls to the backend's user, wallet, search and catalogue services (docs/internal-api.md).
+ *
+ * Zones, contests and market search answer the same to everyone: `shared: true` (no
+ * X-Acting-User; identical calls in flight share one backend call). Poll search is not shared:
+ * a poll item's tallies follow the acting user. User-scoped reads never are.
+ */
 import type { BoundUpstream } from '../../operations/operation.ts';
 import * as I from '../internal-api.ts';
 
@@ -23,9 +29,9 @@ export const listLedger = (up: BoundUpstream, userId: string, q: { currency: 'CO
 export const search = (
   up: BoundUpstream,
   q: { kw: string; kind: Kind; pricingModel?: I.PricingModel; offset: number; limit: number },
-) => up.call({ path: '/internal/search', query: { ...q }, schema: I.SearchPage });
+) => up.call({ path: '/internal/search', query: { ...q }, schema: I.SearchPage, shared: q.kind === 'MARKET' });
 
-export const listZones = (up: BoundUpstream) => up.call({ path: '/internal/zones', schema: I.ZoneList });
+export const listZones = (up: BoundUpstream) => up.call({ path: '/internal/zones', schema: I.ZoneList, shared: true });
 
 export const getContest = (up: BoundUpstream, contestId: string) =>
-  up.call({ path: `/internal/contests/${enc(contestId)}`, schema: I.Contest });
+  up.call({ path: `/internal/contests/${enc(contestId)}`, schema: I.Contest, shared: true });

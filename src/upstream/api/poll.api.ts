@@ -1,4 +1,7 @@
-/** Calls to the backend's poll service (docs/internal-api.md). */
+/**
+ * Calls to the backend's poll service (docs/internal-api.md). None is `shared`: tallies
+ * (`votesVisible`) and comment gating (`locked`) follow the acting user.
+ */
 import type { z } from 'zod';
 import type { BoundUpstream } from '../../operations/operation.ts';
 import * as I from '../internal-api.ts';
