@@ -104,43 +104,43 @@ export const listMyWatchlist = defineOperation({
     ),
 });
 
-export const listMyCoinLedger = defineOperation({
-  ...common,
-  name: 'list_my_coin_ledger',
-  title: 'List my coin ledger',
-  description: 'Every movement of the key owner\'s coins, newest first: type, signed amount, balance after and the topic concerned.',
-  localised: false,
-  rest: { method: 'GET', path: '/me/coin-ledger' },
-  input: PagingInput,
-  output: LedgerList,
-  execute: (ctx, input) =>
-    ownerPage(
-      ctx,
-      input,
-      (offset) => platform.listLedger(ctx.upstream, ctx.caller.userId, { currency: 'COIN', offset, limit: input.limit }),
-      (e) => mapLedgerEntry(e, 'COIN', mapContextOf(ctx)),
-    ),
-});
+/** The coin and ruby ledgers are one operation shape over two currencies. */
+function ledgerOperation(currency: 'COIN' | 'RUBY', name: string, title: string, description: string, path: string) {
+  return defineOperation({
+    ...common,
+    name,
+    title,
+    description,
+    localised: false,
+    rest: { method: 'GET', path },
+    input: PagingInput,
+    output: LedgerList,
+    execute: (ctx, input) =>
+      ownerPage(
+        ctx,
+        input,
+        (offset) => platform.listLedger(ctx.upstream, ctx.caller.userId, { currency, offset, limit: input.limit }),
+        (e) => mapLedgerEntry(e, currency, mapContextOf(ctx)),
+      ),
+  });
+}
 
-export const listMyRubyLedger = defineOperation({
-  ...common,
-  name: 'list_my_ruby_ledger',
-  title: 'List my ruby ledger',
-  description:
-    'Every movement of the key owner\'s rubies, newest first: settlement payouts, positions sold in the app, opinion ' +
+export const listMyCoinLedger = ledgerOperation(
+  'COIN',
+  'list_my_coin_ledger',
+  'List my coin ledger',
+  'Every movement of the key owner\'s coins, newest first: type, signed amount, balance after and the topic concerned.',
+  '/me/coin-ledger',
+);
+
+export const listMyRubyLedger = ledgerOperation(
+  'RUBY',
+  'list_my_ruby_ledger',
+  'List my ruby ledger',
+  'Every movement of the key owner\'s rubies, newest first: settlement payouts, positions sold in the app, opinion ' +
     'paybacks and the one-off conversion of the old sapphire balance.',
-  localised: false,
-  rest: { method: 'GET', path: '/me/ruby-ledger' },
-  input: PagingInput,
-  output: LedgerList,
-  execute: (ctx, input) =>
-    ownerPage(
-      ctx,
-      input,
-      (offset) => platform.listLedger(ctx.upstream, ctx.caller.userId, { currency: 'RUBY', offset, limit: input.limit }),
-      (e) => mapLedgerEntry(e, 'RUBY', mapContextOf(ctx)),
-    ),
-});
+  '/me/ruby-ledger',
+);
 
 export const listMyTopics = defineOperation({
   ...common,
