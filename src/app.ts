@@ -64,7 +64,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   installErrorHandling(app);
-  // Bodies are JSON only (SPEC 4): anything else is 415 rather than a string reaching a route.
+  // Bodies are JSON only (SPEC 4): anything else is refused rather than reaching a route.
   app.removeContentTypeParser('text/plain');
 
   let draining = false;

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { Count, Dec4, Dec4OrEmpty, Dec6, Dec6OrEmpty, ResourceUrl, Timestamp, Uuid } from './common.ts';
 import { Mechanism } from './enums.ts';
-import { OpinionReplyTo } from './owner.ts';
+import { OpinionReplyTo, OwnerOpinion } from './owner.ts';
 import { UserRef } from './users.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -17,10 +17,20 @@ import { UserRef } from './users.ts';
 export const OrderPreviewRequest = z
   .strictObject({
     option_id: Uuid.meta({ description: 'Option to stake on, from the topic\'s `options`.' }),
-    amount_coins: z.int().min(1).optional().meta({
-      description:
-        'Stake in whole coins, as the user stated it. Never choose, infer or round it: ask the user. When omitted the topic\'s `stake_rules.default_coins` is used.',
-    }),
+    // A JSON integer of any size (integral in JSON Schema's sense, so 10.0 counts): one beyond
+    // the topic's range is STAKE_OUT_OF_RANGE (200), not a 400; strings, fractions, zero and
+    // negatives are 400.
+    amount_coins: z
+      .number({ error: 'must be a whole number of coins, as a JSON integer' })
+      .refine(Number.isInteger, 'must be a whole number of coins, as a JSON integer')
+      .refine((n) => n >= 1, 'must be at least 1')
+      .optional()
+      .meta({
+        type: 'integer',
+        minimum: 1,
+        description:
+          'Stake in whole coins, as the user stated it. Never choose, infer or round it: ask the user. When omitted the topic\'s `stake_rules.default_coins` is used.',
+      }),
   })
   .meta({ description: 'Body of POST /topics/{id}/order-preview.' });
 export type OrderPreviewRequest = z.infer<typeof OrderPreviewRequest>;
@@ -195,7 +205,7 @@ export const BackPreview = z
 export type BackPreview = z.infer<typeof BackPreview>;
 
 // ---------------------------------------------------------------------------------------------
-// Results of the executing operations (POST /opinions answers an OwnerOpinion, see owner.ts)
+// Results of the executing operations
 
 const replayed = z.boolean().meta({ description: 'False on the first success; true when a retry with the same token answers the stored result.' });
 
@@ -242,3 +252,12 @@ export const Back = z
   })
   .meta({ description: 'A placed back.' });
 export type Back = z.infer<typeof Back>;
+
+/**
+ * POST /opinions: the owner's Opinion (DECISIONS.md section 3) with `replayed`, which is always
+ * false: a publish is never replayed (a retry is 409 CONFIRM_TOKEN_USED).
+ */
+export const PublishedOpinion = OwnerOpinion.extend({
+  replayed: z.literal(false).meta({ description: 'Always false: a published opinion is never replayed.' }),
+}).meta({ description: 'A published opinion.' });
+export type PublishedOpinion = z.infer<typeof PublishedOpinion>;

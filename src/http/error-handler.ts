@@ -17,8 +17,8 @@ export function toApiError(err: unknown): ApiError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('INVALID_ARGUMENT', { message: 'The request body is not valid JSON.', details: { field: 'body' } });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      // 400, not 415: the contract's INVALID_ARGUMENT is a 400 (only an oversized body is 413).
       return new ApiError('INVALID_ARGUMENT', {
-        status: 415,
         message: 'Request bodies must be JSON (Content-Type: application/json).',
         details: { field: 'content-type' },
       });
@@ -50,6 +50,10 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(err);
+    // On /mcp an unreadable body is a protocol fault: a JSON-RPC parse error (DECISIONS.md 7).
+    if (apiError.status === 400 && apiError.details?.['field'] === 'body' && request.url.split('?')[0] === '/mcp') {
+      return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${apiError.message}` }, id: null });
+    }
     if (apiError.code === 'INTERNAL') {
       request.log.error({ err: apiError.cause ?? err }, 'request failed');
     } else if (apiError.status >= 500) {

@@ -114,17 +114,33 @@ describe('cross-cutting HTTP behaviour', () => {
   });
 
   it.each([
-    ['bad JSON', '{"jsonrpc":', 'application/json', 400, 'body'],
+    ['bad JSON', '{"confirm_token":', 'application/json', 400, 'body'],
+    ['an empty JSON body', '', 'application/json', 400, 'body'],
     ['a body over 16 KiB', JSON.stringify({ pad: 'x'.repeat(17 * 1024) }), 'application/json', 413, 'body'],
-    ['a non-JSON media type', 'hello', 'text/plain', 415, 'content-type'],
+    ['a non-JSON media type', 'hello', 'text/plain', 400, 'content-type'],
+    ['a form body', 'a=1', 'application/x-www-form-urlencoded', 400, 'content-type'],
   ])('refuses %s with the envelope', async (_n, raw, type, status, field) => {
-    const res = await stack.request('POST', '/mcp', {
-      key: KEYS.aliceRead,
-      raw,
-      headers: { 'content-type': type, accept: 'application/json, text/event-stream' },
-    });
+    const res = await stack.request('POST', '/open/v1/orders', { key: KEYS.aliceWrite, raw, headers: { 'content-type': type } });
     expect(res.status).toBe(status);
     expect(res.body).toEqual({ error: { code: 'INVALID_ARGUMENT', message: expect.any(String), details: { field } } });
+  });
+
+  it('answers bad JSON on /mcp with a JSON-RPC parse error (a protocol fault)', async () => {
+    const res = await stack.request('POST', '/mcp', {
+      key: KEYS.aliceRead,
+      raw: '{"jsonrpc":',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+  });
+
+  it('refuses an oversized or non-JSON body on /mcp with the envelope', async () => {
+    const headers = { accept: 'application/json, text/event-stream' };
+    const big = await stack.request('POST', '/mcp', { key: KEYS.aliceRead, raw: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }), headers: { ...headers, 'content-type': 'application/json' } });
+    expect([big.status, big.body.error?.code]).toEqual([413, 'INVALID_ARGUMENT']);
+    const text = await stack.request('POST', '/mcp', { key: KEYS.aliceRead, raw: 'hi', headers: { ...headers, 'content-type': 'text/plain' } });
+    expect([text.status, text.body.error?.code]).toEqual([400, 'INVALID_ARGUMENT']);
   });
 
   it('authenticates before reading a body', async () => {

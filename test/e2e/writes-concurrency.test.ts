@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { Back, Order, OwnerOpinion } from '../../src/contract/index.ts';
+import { Back, Order, PublishedOpinion } from '../../src/contract/index.ts';
 import { genericMarketId, outcomeId } from '../../fixtures/sandbox/ids.ts';
 import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
 import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
@@ -100,7 +100,7 @@ describe('one token, 50 parallel executions over two replicas', () => {
     const replies = await storm('/opinions', p.body.confirm_token);
     const created = replies.filter((r) => r.status === 201);
     expect(created).toHaveLength(1);
-    valid(OwnerOpinion, created[0]?.body);
+    valid(PublishedOpinion, created[0]?.body);
     for (const r of replies) {
       if (r.status !== 201) expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status: 409, code: 'CONFIRM_TOKEN_USED' });
     }

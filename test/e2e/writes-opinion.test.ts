@@ -2,7 +2,7 @@
  * preview_opinion and publish_opinion end to end (SPEC 2.11, 4.1; DECISIONS 4, 5).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpinionPreview, OwnerOpinion } from '../../src/contract/index.ts';
+import { OpinionPreview, PublishedOpinion } from '../../src/contract/index.ts';
 import { genericMarketId, outcomeId } from '../../fixtures/sandbox/ids.ts';
 import { KEYS, MARKETS, OPINIONS, POLLS, SERVICE_TOKEN, USERS, type Stack } from '../helpers/stack.ts';
 import { V1, coins, counters, decodeToken, expectAuditOk, expectError, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
@@ -88,8 +88,9 @@ describe('a possible opinion: preview, publish, single use', () => {
 
     const r = await publish(p.confirm_token);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
-    // Exactly the owner's Opinion of DECISIONS 3 (strict): no `replayed`.
-    const o = valid(OwnerOpinion, r.body);
+    // The owner's Opinion of DECISIONS 3 with replayed: false (DECISIONS 4).
+    const o = valid(PublishedOpinion, r.body);
+    expect(o.replayed).toBe(false);
     expect(o).toMatchObject({
       topic_id: MARKETS.aliceOpen,
       content: 'The radar shows a band of rain arriving on the 31st.',
@@ -112,7 +113,7 @@ describe('a possible opinion: preview, publish, single use', () => {
     expect(p.summary.reply_to).toEqual({ id: OPINIONS.graceOnAliceOpen, excerpt: 'A cold front arrives on the 30th, so the evening may stay dry.' });
     const r = await publish(p.confirm_token);
     expect(r.status).toBe(201);
-    expect(valid(OwnerOpinion, r.body).reply_to?.id).toBe(OPINIONS.graceOnAliceOpen);
+    expect(valid(PublishedOpinion, r.body).reply_to?.id).toBe(OPINIONS.graceOnAliceOpen);
   });
 
   it('reply_to_opinion_id: null is no reply', async () => {

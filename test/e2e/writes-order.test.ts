@@ -138,6 +138,17 @@ describe('amount_coins', () => {
     expect(r.body.error.details).toEqual({ field: 'amount_coins' });
   });
 
+  it('an integer beyond any range, even past 2^53, is STAKE_OUT_OF_RANGE (200), never adjusted', async () => {
+    const r = await stack.request('POST', `${V1}/topics/${topic}/order-preview`, {
+      key: KEYS.aliceWrite,
+      raw: `{"option_id":"${opt(topic)}","amount_coins":99999999999999999999}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(r.status).toBe(200);
+    const p = valid(OrderPreview, r.body);
+    expect([p.can_place, p.reason, p.summary.stake_coins]).toEqual([false, 'STAKE_OUT_OF_RANGE', '100000000000000000000.0000']);
+  });
+
   it('a JSON integer written as 10.0 is an integer', async () => {
     const r = await stack.request('POST', `${V1}/topics/${topic}/order-preview`, {
       key: KEYS.aliceWrite,
@@ -183,10 +194,22 @@ describe('arguments', () => {
 });
 
 describe('reasons and their precedence', () => {
-  it('TOPIC_CLOSED: no details, summary in its normal shape, price_now real, fill figures empty', async () => {
+  it('TOPIC_CLOSED: no details, the summary in its normal shape with the fill figures, balance unchanged', async () => {
     const p = await refused(MARKETS.expired, { option_id: opt(MARKETS.expired), amount_coins: 10 }, 'TOPIC_CLOSED');
     expect(p.details).toBeUndefined();
-    expect(p.summary).toMatchObject({ stake_coins: '10.0000', price_after: '', avg_price: '', payout_if_correct_rubies: '', ruby_multiplier: '' });
+    const s = p.summary;
+    expect(s.stake_coins).toBe('10.0000');
+    expect(s.balance_after).toBe(s.balance_before);
+    for (const f of [s.price_now, s.price_after, s.payout_if_correct_rubies]) expect(f).toMatch(/^\d+\.\d{4}$/);
+    expect(s.ruby_multiplier).toBe('1.0000');
+    expect(Number(s.avg_price)).toBeGreaterThan(Number(s.price_now));
+    expect(Number(s.avg_price)).toBeLessThan(Number(s.price_after));
+  });
+
+  it('TOPIC_CLOSED keeps empty fill figures when the market can no longer quote', async () => {
+    await stack.admin('POST', '/faults', { method: 'POST', pathPrefix: `/internal/prediction/markets/${MARKETS.judging}/quote`, status: 409, body: { errCode: 30002, errMsg: 'closed' }, times: 1 });
+    const p = await refused(MARKETS.judging, { option_id: opt(MARKETS.judging), amount_coins: 10 }, 'TOPIC_CLOSED');
+    expect(p.summary).toMatchObject({ price_after: '', avg_price: '', payout_if_correct_rubies: '', ruby_multiplier: '' });
     expect(p.summary.price_now).toMatch(/^0\.\d{4}$/);
   });
 

@@ -84,13 +84,25 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOrder
   const mapCtx = mapContextOf(ctx);
   const base = { market, outcome, stakeCoins: stake, balanceCoins: balance };
 
-  // No fill is on offer: the quote figures are empty strings, price_now the current price.
-  if (reason !== null && reason !== 'INSUFFICIENT_BALANCE') {
+  // STAKE_OUT_OF_RANGE and MECHANISM_UNSUPPORTED: no fill figures (SPEC 4.1 rules 4, 5), empty
+  // strings with price_now the current price.
+  if (reason === 'STAKE_OUT_OF_RANGE' || reason === 'MECHANISM_UNSUPPORTED') {
     const summary = mapOrderSummary({ ...base, quote: null, canPlace: false }, mapCtx);
     if (reason === 'STAKE_OUT_OF_RANGE') {
       return { can_place: false, summary, reason, details: { min_coins: dec4(rule.minStake), max_coins: dec4(rule.maxStake) } };
     }
     return { can_place: false, summary, reason };
+  }
+  // TOPIC_CLOSED and ALREADY_STAKED keep the summary's normal shape (rule 3): the figures of
+  // the fill this stake would get, when the market can still quote one; empty strings if not.
+  if (reason === 'TOPIC_CLOSED' || reason === 'ALREADY_STAKED') {
+    const quote =
+      market.pricingModel === 'LMSR'
+        ? await prediction.quote(ctx.upstream, market.marketId, { outcomeId: outcome.outcomeId, stake }).catch(() => null)
+        : null;
+    const figures = quote === null ? null : orderFigures(quote, stake);
+    const summary = mapOrderSummary({ ...base, quote: figures === null ? null : quote, canPlace: false }, mapCtx);
+    return { can_place: false, summary: figures === null ? summary : { ...summary, ...figures }, reason };
   }
 
   const quote = await prediction.quote(ctx.upstream, market.marketId, { outcomeId: outcome.outcomeId, stake });

@@ -1,12 +1,11 @@
 /**
  * POST /opinions (MCP publish_opinion): publishes a previewed opinion. Strictly single use
  * (SPEC 1.2): any second presentation of the token is 409 CONFIRM_TOKEN_USED. The answer is
- * the owner's Opinion of DECISIONS 3, exactly that shape: `replayed` (always false here, since
- * there is never a replay) is not part of it.
+ * the owner's Opinion of DECISIONS 3 with `replayed: false` (DECISIONS 4: the first success
+ * carries it; there is never a replay).
  */
 import { mapPublishedOpinion } from '../../../mappers/writes.ts';
-import { OwnerOpinion } from '../../contract/owner.ts';
-import { ConfirmRequest } from '../../contract/writes.ts';
+import { ConfirmRequest, PublishedOpinion } from '../../contract/writes.ts';
 import { executeOnce } from '../../confirm/execute-once.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
@@ -29,7 +28,7 @@ export const publishOpinion = defineOperation({
   rest: { method: 'POST', path: '/opinions' },
   mcp: true,
   input: ConfirmRequest,
-  output: OwnerOpinion,
+  output: PublishedOpinion,
   async execute(ctx, input) {
     const done = await executeOnce(confirmDeps(ctx), 'publish_opinion', input.confirm_token, ctx.caller, async (claims) => {
       const p = boundParams(OpinionTokenParams, claims);
@@ -53,7 +52,6 @@ export const publishOpinion = defineOperation({
       );
       return mapPublishedOpinion(published, mapContextOf(ctx));
     });
-    const { replayed: _replayed, ...opinion } = done.body;
-    return { status: done.status, body: opinion };
+    return { status: done.status, body: { ...done.body, replayed: false as const } };
   },
 });
