@@ -3,9 +3,9 @@
  * annotated, described for an agent, and answering the REST bodies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Order, OrderPreview } from '../../src/contract/index.ts';
+import { Back, BackPreview, OpinionPreview, Order, OrderPreview, PublishedOpinion } from '../../src/contract/index.ts';
 import { genericMarketId, outcomeId } from '../../fixtures/sandbox/ids.ts';
-import { KEYS, MARKETS, type Stack } from '../helpers/stack.ts';
+import { KEYS, MARKETS, OPINIONS, type Stack } from '../helpers/stack.ts';
 import { expectAuditOk, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
 
 const WRITE_TOOLS = ['preview_order', 'place_order', 'preview_opinion', 'publish_opinion', 'preview_back', 'back_opinion'];
@@ -99,5 +99,34 @@ describe('tools/call', () => {
     const r = await call(KEYS.aliceWrite, 'preview_order', { topic_id: MARKETS.legacyStake, option_id: outcomeId(MARKETS.legacyStake, 1), amount_coins: 10 });
     expect(r.isError).toBeFalsy();
     expect(valid(OrderPreview, r.structuredContent)).toMatchObject({ can_place: false, reason: 'STAKE_OUT_OF_RANGE' });
+  });
+
+  it('preview_opinion then publish_opinion; a retry is a tool error CONFIRM_TOKEN_USED', async () => {
+    const args = { topic_id: MARKETS.aliceOpen, content: 'Published over MCP.' };
+    const preview = await call(KEYS.aliceWrite, 'preview_opinion', args);
+    const p = valid(OpinionPreview, preview.structuredContent);
+    expect(p.can_publish).toBe(true);
+    // The same request over REST answers the same body (apart from the token, unique per preview).
+    const rest = await stack.post(`/open/v1/topics/${MARKETS.aliceOpen}/opinion-preview`, KEYS.aliceWrite, { content: args.content });
+    const strip = (b: Record<string, unknown>) => ({ ...b, confirm_token: undefined, expires_at: undefined });
+    expect(strip(rest.body)).toEqual(strip(p as unknown as Record<string, unknown>));
+
+    const published = await call(KEYS.aliceWrite, 'publish_opinion', { confirm_token: p.confirm_token });
+    expect(published.isError).toBeFalsy();
+    expect(valid(PublishedOpinion, published.structuredContent)).toMatchObject({ content: args.content, replayed: false });
+    const retry = await call(KEYS.aliceWrite, 'publish_opinion', { confirm_token: p.confirm_token });
+    expect(retry.isError).toBe(true);
+    expect(JSON.parse(retry.content[0].text)).toMatchObject({ error: { code: 'CONFIRM_TOKEN_USED' } });
+  });
+
+  it('preview_back then back_opinion; a retry replays', async () => {
+    const preview = await call(KEYS.aliceWrite, 'preview_back', { opinion_id: OPINIONS.heidiBoosted, topic_id: MARKETS.boosted });
+    const p = valid(BackPreview, preview.structuredContent);
+    expect(p.can_back).toBe(true);
+    const backed = await call(KEYS.aliceWrite, 'back_opinion', { confirm_token: p.confirm_token });
+    const back = valid(Back, backed.structuredContent);
+    expect(back).toMatchObject({ opinion_id: OPINIONS.heidiBoosted, seq: p.summary.my_seq_if_now, replayed: false });
+    const again = await call(KEYS.aliceWrite, 'back_opinion', { confirm_token: p.confirm_token });
+    expect(again.structuredContent).toEqual({ ...back, replayed: true });
   });
 });
