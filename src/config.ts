@@ -78,8 +78,13 @@ export const ConfigSchema = z
     RATE_LIMIT_SEARCH_PER_MINUTE: z.coerce.number().int().positive().default(30),
     RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().positive().default(10),
     RATE_LIMIT_WRITE_PER_DAY: z.coerce.number().int().positive().default(200),
-    /** Requests per minute and client address that carry no key already known to be valid. */
-    AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    /**
+     * Failed authentications per minute and client address before further attempts without a
+     * known-valid key get 429. Keys carry 16+ random characters, so guessing is hopeless
+     * anyway; the budget bounds the backend load of failed verifications without tripping a
+     * client that retries a bad key a few times.
+     */
+    AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
 
     /** Start-up state of the kill switch: `on` refuses every REST and MCP request with 503. */
     KILL_SWITCH: onOff.default('off'),
