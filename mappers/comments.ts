@@ -10,6 +10,7 @@ import { pickText } from '../src/i18n/index.ts';
 import type { Opinion, OpinionPage, PollComment, PollCommentPage } from '../src/upstream/internal-api.ts';
 import { urls, type MapContext } from './context.ts';
 import { toList } from './lists.ts';
+import { visibleToOthers } from './visibility.ts';
 import { toTimestamp } from './time.ts';
 import { mapUserRef } from './users.ts';
 
@@ -57,7 +58,7 @@ export function mapPredictionCommentList(
   ctx: MapContext,
   nextCursor: string | null,
 ): CommentList {
-  const shown = page.items.filter((o) => o.parentId === null && o.auditState !== 'BLOCKED');
+  const shown = page.items.filter((o) => o.parentId === null && visibleToOthers(o));
   return { ...toList(shown.map((o) => mapPredictionComment(o, ctx)), nextCursor), gated: false };
 }
 

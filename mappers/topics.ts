@@ -37,6 +37,7 @@ import { dec4, decRatio } from './decimal.ts';
 import { marketStatus, mechanism, moderationStatus, pollStatus, refType } from './enums.ts';
 import { externalUrl, externalUrls } from './links.ts';
 import { toList } from './lists.ts';
+import { topicItemVisible } from './visibility.ts';
 import { toTimestamp } from './time.ts';
 import { mapUserRef } from './users.ts';
 
@@ -213,7 +214,8 @@ export function mapPollDetail(poll: UpstreamPollDetail, ctx: MapContext): PollDe
 
 /**
  * GET /users/{handle}/topics. A hidden list is empty and final whatever the backend sent, so
- * that hidden topics cannot leak; the owner-only moderation note is dropped.
+ * that hidden topics cannot leak; blocked topics are dropped and so is the owner-only
+ * moderation note.
  */
 export function mapUserTopicList(
   page: z.infer<typeof CreatedPage>,
@@ -221,5 +223,5 @@ export function mapUserTopicList(
   nextCursor: string | null,
 ): UserTopicList {
   if (page.hidden) return { ...toList([], null), hidden: true };
-  return { ...toList(page.items.map((item) => mapTopicItem(item, ctx)), nextCursor), hidden: false };
+  return { ...toList(page.items.filter(topicItemVisible).map((item) => mapTopicItem(item, ctx)), nextCursor), hidden: false };
 }

@@ -19,14 +19,13 @@ import { restRoutes } from './http/rest-routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { ToolRegistry } from './mcp/tools.ts';
-import type { Surface } from './metrics/metrics.ts';
+import { REST_PREFIX, surfaceOf } from './http/paths.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { createServices, type ServiceOverrides, type Services } from './services.ts';
 
 /** The contract caps request bodies at 16 KiB (DECISIONS.md section 5). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
-export const REST_PREFIX = '/open/v1';
-export const MCP_PATH = '/mcp';
+export { MCP_PATH, REST_PREFIX } from './http/paths.ts';
 
 export interface BuildOptions extends ServiceOverrides {
   /** Logger options or instance; tests pass `false`. */
@@ -111,11 +110,6 @@ function killSwitchGate(services: Services): onRequestHookHandler {
   };
 }
 
-export function surfaceOf(url: string): Surface {
-  if (url === REST_PREFIX || url.startsWith(`${REST_PREFIX}/`) || url.startsWith(`${REST_PREFIX}?`)) return 'rest';
-  if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`) || url.startsWith(`${MCP_PATH}/`)) return 'mcp';
-  return 'other';
-}
 
 function routeLabel(request: FastifyRequest): string {
   return request.routeOptions.url ?? 'unmatched';

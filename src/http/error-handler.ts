@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.ts';
+import { surfaceOf } from './paths.ts';
 
 /** Map any thrown value to an ApiError; unknown ones are bugs and become INTERNAL. */
 export function toApiError(err: unknown): ApiError {
@@ -51,7 +52,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(err);
     // On /mcp an unreadable body is a protocol fault: a JSON-RPC parse error (DECISIONS.md 7).
-    if (apiError.status === 400 && apiError.details?.['field'] === 'body' && request.url.split('?')[0] === '/mcp') {
+    if (apiError.status === 400 && apiError.details?.['field'] === 'body' && surfaceOf(request.url) === 'mcp') {
       return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${apiError.message}` }, id: null });
     }
     if (apiError.code === 'INTERNAL') {

@@ -10,7 +10,7 @@ import { forbiddenScope } from '../auth/challenge.ts';
 import { hasScope } from '../auth/caller.ts';
 import { requireCaller } from '../auth/plugin.ts';
 import { negotiateAcceptLanguage } from '../i18n/accept-language.ts';
-import { bindUpstream, type Operation } from '../operations/operation.ts';
+import { operationContext, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { validateInput } from '../operations/validate-input.ts';
 import { limitClassOf } from '../limits/limiter.ts';
@@ -50,14 +50,7 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
         const raw = gatherInput(op, request, integerFields);
         const input = validateInput(op, raw, 'rest');
         const lang = negotiateAcceptLanguage(request.headers['accept-language']);
-        const ctx = {
-          caller,
-          lang,
-          requestId: request.id,
-          log: request.log,
-          services: opts.services,
-          upstream: bindUpstream(opts.services, { requestId: request.id, actingUser: caller.userId, log: request.log }),
-        };
+        const ctx = operationContext(opts.services, { caller, lang, requestId: request.id, log: request.log });
         const result = await op.execute(ctx, input);
         if (op.localised) {
           reply.header('content-language', lang);

@@ -6,6 +6,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { requireCaller } from '../auth/plugin.ts';
+import { MCP_PATH } from '../http/paths.ts';
 import { rateLimited, type Decision } from '../limits/decision.ts';
 import { limitClassOf } from '../limits/limiter.ts';
 import type { LimitClass } from '../limits/windows.ts';
@@ -31,10 +32,10 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       .code(405)
       .header('allow', 'POST')
       .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; use POST.' }, id: null });
-  app.get('/mcp', methodNotAllowed);
-  app.delete('/mcp', methodNotAllowed);
+  app.get(MCP_PATH, methodNotAllowed);
+  app.delete(MCP_PATH, methodNotAllowed);
 
-  app.post('/mcp', { onRequest: opts.gates }, async (request, reply) => {
+  app.post(MCP_PATH, { onRequest: opts.gates }, async (request, reply) => {
     const caller = requireCaller(request);
     const decision = await countRequest(opts, request, reply);
     const server = createMcpServer({
@@ -54,7 +55,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
     reply.hijack();
     const started = process.hrtime.bigint();
     reply.raw.on('close', () => {
-      opts.services.metrics.request('/mcp', 'POST', reply.raw.statusCode, 'mcp', Number(process.hrtime.bigint() - started) / 1e9);
+      opts.services.metrics.request(MCP_PATH, 'POST', reply.raw.statusCode, 'mcp', Number(process.hrtime.bigint() - started) / 1e9);
       void transport.close();
       void server.close();
     });

@@ -19,7 +19,7 @@ import { toApiError } from '../http/error-handler.ts';
 import type { Caller } from '../auth/caller.ts';
 import { foldLanguage } from '../i18n/fold.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../i18n/languages.ts';
-import { bindUpstream, type OperationLogger } from '../operations/operation.ts';
+import { operationContext, type OperationLogger } from '../operations/operation.ts';
 import { validateInput } from '../operations/validate-input.ts';
 import { writesDisabled } from '../operations/writes-gate.ts';
 import type { Services } from '../services.ts';
@@ -66,14 +66,7 @@ export function createMcpServer(ctx: McpRequestContext): Server {
       delete args['language'];
       const input = validateInput(op, args, 'mcp');
       const result = await op.execute(
-        {
-          caller: ctx.caller,
-          lang,
-          requestId: ctx.requestId,
-          log: ctx.log,
-          services: ctx.services,
-          upstream: bindUpstream(ctx.services, { requestId: ctx.requestId, actingUser: ctx.caller.userId, log: ctx.log }),
-        },
+        operationContext(ctx.services, { caller: ctx.caller, lang, requestId: ctx.requestId, log: ctx.log }),
         input,
       );
       const body = result.body as Record<string, unknown>;

@@ -66,3 +66,12 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Op
 export function bindUpstream(services: Services, ctx: CallContext): BoundUpstream {
   return { call: (opts) => services.upstream.call(ctx, opts) };
 }
+
+/** The context of one operation call, the same for both surfaces. */
+export function operationContext(
+  services: Services,
+  request: { caller: Caller; lang: Language; requestId: string; log: OperationLogger },
+): OperationContext {
+  const { caller, requestId, log } = request;
+  return { ...request, services, upstream: bindUpstream(services, { requestId, actingUser: caller.userId, log }) };
+}

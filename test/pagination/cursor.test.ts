@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors/api-error.ts';
 import { CursorCodec } from '../../src/pagination/cursor.ts';
-import { fromKeysetPage, fromOffsetPage, wholeList } from '../../src/pagination/page.ts';
+import { fromOffsetPage, nextKeysetCursor } from '../../src/pagination/page.ts';
 
 const codec = new CursorCodec('a-secret-of-sixteen-chars');
 
@@ -57,14 +57,16 @@ describe('pages', () => {
     expect(fromOffsetPage(codec, { items: [], total: 9 }, 20, (n) => n).has_more).toBe(false);
   });
 
-  it('keyset pages continue from the last item', () => {
-    const page = fromKeysetPage(codec, { items: [{ id: 'a' }, { id: 'b' }], hasMore: true }, (i) => i.id, (i) => i.id);
-    expect(codec.beforeOf(page.next_cursor ?? undefined)).toBe('b');
-    expect(fromKeysetPage(codec, { items: [{ id: 'a' }], hasMore: false }, (i) => i.id, (i) => i).next_cursor).toBeNull();
+  it('keyset pages continue from the last item the backend sent', () => {
+    const cursor = nextKeysetCursor(codec, { items: [{ id: 'a' }, { id: 'b' }], hasMore: true }, (i) => i.id);
+    expect(codec.beforeOf(cursor ?? undefined)).toBe('b');
+    expect(nextKeysetCursor(codec, { items: [{ id: 'a' }], hasMore: false }, (i) => i.id)).toBeNull();
+    expect(nextKeysetCursor(codec, { items: [], hasMore: true }, (i: { id: string }) => i.id)).toBeNull();
   });
 
-  it('whole lists never paginate', () => {
-    expect(wholeList([1])).toEqual({ data: [1], next_cursor: null, has_more: false });
+  it('offset pages count the items the backend sent, even those filtered out', () => {
+    const page = fromOffsetPage(codec, { items: [1], total: 10, seen: 3 }, 0, (n) => n);
+    expect(codec.offsetOf(page.next_cursor ?? undefined)).toBe(3);
   });
 });
 

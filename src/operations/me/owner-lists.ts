@@ -8,13 +8,13 @@ import {
   mapBackedOpinion,
   mapLedgerEntry,
   mapOwnerOpinion,
-  mapOwnerTopicCard,
+  mapOwnerTopicList,
   mapPosition,
   mapWatchlistItem,
 } from '../../../mappers/owner.ts';
 import { BackedOpinionList, LedgerList, OwnerOpinionList, PositionList, WatchlistList } from '../../contract/owner.ts';
 import { OwnerTopicList } from '../../contract/topics.ts';
-import { fromOffsetPage } from '../../pagination/page.ts';
+import { fromOffsetPage, nextOffsetCursor } from '../../pagination/page.ts';
 import * as platform from '../../upstream/api/platform.api.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
 import { mapContextOf } from '../map-context.ts';
@@ -154,12 +154,10 @@ export const listMyTopics = defineOperation({
   rest: { method: 'GET', path: '/me/topics' },
   input: z.object({ type: TopicTypeParam, ...Paging }),
   output: OwnerTopicList,
-  execute: (ctx, input) =>
-    ownerPage(
-      ctx,
-      input,
-      (offset) =>
-        platform.listOwnCreated(ctx.upstream, ctx.caller.userId, { kind: input.type === 'prediction' ? 'MARKET' : 'POLL', offset, limit: input.limit }),
-      (i) => mapOwnerTopicCard(i, mapContextOf(ctx)),
-    ),
+  async execute(ctx, input) {
+    const offset = ctx.services.cursors.offsetOf(input.cursor);
+    const kind = input.type === 'prediction' ? 'MARKET' : 'POLL';
+    const page = await platform.listOwnCreated(ctx.upstream, ctx.caller.userId, { kind, offset, limit: input.limit });
+    return { body: mapOwnerTopicList(page, mapContextOf(ctx), nextOffsetCursor(ctx.services.cursors, page, offset)) };
+  },
 });

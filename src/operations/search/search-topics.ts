@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { mapTopicItem } from '../../../mappers/topics.ts';
+import { topicItemVisible } from '../../../mappers/visibility.ts';
 import { TopicList } from '../../contract/topics.ts';
 import { fromOffsetPage } from '../../pagination/page.ts';
 import * as platform from '../../upstream/api/platform.api.ts';
@@ -15,8 +16,6 @@ import { MechanismParam, pricingModelOf } from '../topics/list-topics.ts';
 
 /** Items of each kind in the `type=all` preview (so at most twice this in all). */
 export const SEARCH_PREVIEW_PER_KIND = 5;
-
-const isVisible = (i: TopicItem) => (i.kind === 'MARKET' ? i.market.auditState : i.poll.auditState) !== 'BLOCKED';
 
 export const searchTopics = defineOperation({
   name: 'search_topics',
@@ -52,8 +51,8 @@ export const searchTopics = defineOperation({
           platform.search(ctx.upstream, { kw: input.q, kind, pricingModel, offset: 0, limit: SEARCH_PREVIEW_PER_KIND }),
         ),
       );
-      const a = (markets?.items ?? []).filter(isVisible);
-      const b = (polls?.items ?? []).filter(isVisible);
+      const a = (markets?.items ?? []).filter(topicItemVisible);
+      const b = (polls?.items ?? []).filter(topicItemVisible);
       const mixed: TopicItem[] = [];
       for (let i = 0; i < Math.max(a.length, b.length); i++) {
         if (a[i] !== undefined) mixed.push(a[i] as TopicItem);
@@ -64,7 +63,7 @@ export const searchTopics = defineOperation({
     const offset = ctx.services.cursors.offsetOf(input.cursor);
     const kind = input.type === 'prediction' ? 'MARKET' : 'POLL';
     const page = await platform.search(ctx.upstream, { kw: input.q, kind, pricingModel, offset, limit: input.limit });
-    const items = page.items.filter(isVisible);
+    const items = page.items.filter(topicItemVisible);
     return { body: fromOffsetPage(ctx.services.cursors, { items, total: page.total, seen: page.items.length }, offset, (i) => mapTopicItem(i, m)) };
   },
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { mapPollComment, mapPredictionComment } from '../../../mappers/comments.ts';
+import { mapPollCommentList, mapPredictionCommentList } from '../../../mappers/comments.ts';
 import { CommentList } from '../../contract/comments.ts';
 import { invalidArgument } from '../../errors/api-error.ts';
-import { fromKeysetPage } from '../../pagination/page.ts';
+import { nextKeysetCursor } from '../../pagination/page.ts';
 import * as poll from '../../upstream/api/poll.api.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
 import { hasUpstreamCode } from '../../upstream/errors.ts';
@@ -34,16 +34,10 @@ export const listTopicOpinions = defineOperation({
     const m = mapContextOf(ctx);
     if (topic.type === 'prediction') {
       const page = await prediction.listMarketOpinions(ctx.upstream, input.topic_id, { before, limit: input.limit }).catch(staleCursor(before));
-      // Replies and blocked opinions never show, even if the backend sent them.
-      const shown = page.items.filter((o) => o.parentId === null && o.auditState !== 'BLOCKED');
-      const list = fromKeysetPage(codec, { items: page.items, hasMore: page.hasMore }, (o) => o.opinionId, (o) => o);
-      return { body: { ...list, data: shown.map((o) => mapPredictionComment(o, m)), gated: false } };
+      return { body: mapPredictionCommentList(page, m, nextKeysetCursor(codec, page, (o) => o.opinionId)) };
     }
     const page = await poll.listPollComments(ctx.upstream, input.topic_id, { before, limit: input.limit }).catch(staleCursor(before));
-    if (page.locked) return { body: { data: [], next_cursor: null, has_more: false, gated: true } };
-    const shown = page.items.filter((c) => c.parentId === null);
-    const list = fromKeysetPage(codec, { items: page.items, hasMore: page.hasMore }, (c) => c.commentId, (c) => c);
-    return { body: { ...list, data: shown.map((c) => mapPollComment(c, input.topic_id, m)), gated: false } };
+    return { body: mapPollCommentList(page, input.topic_id, m, nextKeysetCursor(codec, page, (c) => c.commentId)) };
   },
 });
 

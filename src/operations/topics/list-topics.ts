@@ -10,7 +10,8 @@ import { invalidArgument } from '../../errors/api-error.ts';
 import { fromOffsetPage } from '../../pagination/page.ts';
 import * as poll from '../../upstream/api/poll.api.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
-import type { MarketState, PricingModel } from '../../upstream/internal-api.ts';
+import type { AuditState, MarketState, PricingModel } from '../../upstream/internal-api.ts';
+import { visibleToOthers } from '../../../mappers/visibility.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineOperation } from '../operation.ts';
 import { Paging, TopicTypeParam } from '../params.ts';
@@ -92,6 +93,6 @@ export const listTopics = defineOperation({
  * Blocked topics never reach a public list, even if the backend let one through. The page's
  * offset arithmetic still counts the backend's items, so pagination stays continuous.
  */
-export function visible<T extends { auditState: string }>(page: { items: T[]; total: number }): { items: T[]; total: number; seen: number } {
-  return { items: page.items.filter((i) => i.auditState !== 'BLOCKED'), total: page.total, seen: page.items.length };
+function visible<T extends { auditState: AuditState }>(page: { items: T[]; total: number }): { items: T[]; total: number; seen: number } {
+  return { items: page.items.filter(visibleToOthers), total: page.total, seen: page.items.length };
 }

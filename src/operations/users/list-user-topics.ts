@@ -3,9 +3,9 @@
  * hides is empty with `hidden: true`; an unknown handle is 404.
  */
 import { z } from 'zod';
-import { mapTopicItem } from '../../../mappers/topics.ts';
+import { mapUserTopicList } from '../../../mappers/topics.ts';
 import { UserTopicList } from '../../contract/topics.ts';
-import { fromOffsetPage } from '../../pagination/page.ts';
+import { nextOffsetCursor } from '../../pagination/page.ts';
 import * as platform from '../../upstream/api/platform.api.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineOperation } from '../operation.ts';
@@ -39,11 +39,6 @@ export const listUserTopics = defineOperation({
       offset,
       limit: input.limit,
     });
-    // A hidden list shows nothing, whatever the backend sent with it.
-    if (page.hidden) return { body: { data: [], next_cursor: null, has_more: false, hidden: true } };
-    const m = mapContextOf(ctx);
-    const items = page.items.filter((i) => (i.kind === 'MARKET' ? i.market.auditState : i.poll.auditState) !== 'BLOCKED');
-    const list = fromOffsetPage(ctx.services.cursors, { items, total: page.total, seen: page.items.length }, offset, (i) => mapTopicItem(i, m));
-    return { body: { ...list, hidden: false } };
+    return { body: mapUserTopicList(page, mapContextOf(ctx), nextOffsetCursor(ctx.services.cursors, page, offset)) };
   },
 });

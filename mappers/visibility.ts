@@ -1,0 +1,13 @@
+/**
+ * Moderation visibility (SPEC 4.2 rule 9): content the backend marks BLOCKED is shown to no
+ * one but its owner (GET /me/topics). Public lists drop it even if the backend let it through.
+ */
+import type { AuditState, TopicItem } from '../src/upstream/internal-api.ts';
+
+export function visibleToOthers(x: { auditState: AuditState }): boolean {
+  return x.auditState !== 'BLOCKED';
+}
+
+export function topicItemVisible(item: TopicItem): boolean {
+  return visibleToOthers(item.kind === 'MARKET' ? item.market : item.poll);
+}
