@@ -1,7 +1,7 @@
 /** A sandbox on an ephemeral port and a tiny fetch client for its internal API. */
 import type { z } from 'zod';
 import { okEnvelope } from '../../src/upstream/internal-api.ts';
-import { type Sandbox, startSandbox } from '../../fixtures/sandbox/index.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 
 export const TOKEN = 'test-service-token';
 /** A fixed base clock keeps every run identical. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cost, floor4, logSumExp, openingShares, prices, quoteBuy, unitsForStake } from '../../fixtures/sandbox/lmsr.ts';
+import { cost, floor4, logSumExp, openingShares, prices, quoteBuy, unitsForStake } from '../../sandbox/lmsr.ts';
 
 const B = 10 / Math.LN2;
 

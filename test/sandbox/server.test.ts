@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as api from '../../src/upstream/internal-api.ts';
-import { CATEGORIES, CONTESTS, HIDDEN_TOPIC_ID, KEYS, KEY_IDS, MARKETS, OPINIONS, POLLS, type Sandbox, USERS, ZONES, hashKey, outcomeId } from '../../fixtures/sandbox/index.ts';
+import { CATEGORIES, CONTESTS, HIDDEN_TOPIC_ID, KEYS, KEY_IDS, MARKETS, OPINIONS, POLLS, type Sandbox, USERS, ZONES, hashKey, outcomeId } from '../../sandbox/index.ts';
 import { type Answer, NOW, boot, client, data } from './helpers.ts';
 
 let sb: Sandbox;

@@ -1,9 +1,9 @@
 import Big from 'big.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Code, SandboxError } from '../../fixtures/sandbox/errors.ts';
-import { KEYS, KEY_IDS, MARKETS, OPINIONS, POLLS, USERS, World, hashKey, outcomeId, seedWorld } from '../../fixtures/sandbox/index.ts';
-import { quoteBuy } from '../../fixtures/sandbox/lmsr.ts';
-import { maxRelayPayback, seatPrice } from '../../fixtures/sandbox/world/relay.ts';
+import { Code, SandboxError } from '../../sandbox/errors.ts';
+import { KEYS, KEY_IDS, MARKETS, OPINIONS, POLLS, USERS, World, hashKey, outcomeId, seedWorld } from '../../sandbox/index.ts';
+import { quoteBuy } from '../../sandbox/lmsr.ts';
+import { maxRelayPayback, seatPrice } from '../../sandbox/world/relay.ts';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
 const DAY = 86_400_000;
