@@ -1,4 +1,4 @@
-/** Category channels, zones and contests (SPEC 2.7 to 2.9). */
+/** Category channels, zones and contests (docs/contract/resources.md#catalog). */
 import type { z } from 'zod';
 import type { Category, CategoryList, Contest, Zone, ZoneList } from '../src/contract/index.ts';
 import { pickText } from '../src/i18n/index.ts';

@@ -1,5 +1,5 @@
 /**
- * Top-level comments of both services → contract comments (SPEC 2.5, 4.2 rule 4).
+ * Top-level comments of both services → contract comments (docs/contract/resources.md#comment, docs/contract/reads.md#comments-list).
  *
  * List mappers keep only top-level comments that moderation has not blocked, even if the
  * backend sent others: replies are never inlined and blocked content never leaks.

@@ -1,6 +1,6 @@
 /**
  * What every mapper needs besides its input: the caller's language and the app's web address,
- * and the one place that knows the app's page paths (SPEC 1.1 rule 5: every resource carries a
+ * and the one place that knows the app's page paths (docs/contract/resources.md#resource-urls: every resource carries a
  * human-visitable `url`). docs/conventions.md lists the same patterns.
  */
 import type { Language } from '../src/i18n/index.ts';

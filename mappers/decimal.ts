@@ -1,5 +1,5 @@
 /**
- * Amounts arrive as binary floats; the contract wants exact decimal strings (SPEC 1.1 rules 2-3).
+ * Amounts arrive as binary floats; the contract wants exact decimal strings (docs/contract/resources.md#decimals).
  *
  * Rule: take the float's shortest round-trip decimal (what String(x) prints, which is what
  * `new Big(x)` reads), then round that decimal to the wanted places, half away from zero, in
@@ -71,7 +71,7 @@ export function decProduct(a: DecimalSource, b: DecimalSource, places: number = 
 }
 
 /**
- * A guaranteed minimum payout (units × multiplier, SPEC 1.3 rule 5): rounded down, so the
+ * A guaranteed minimum payout (units × multiplier, docs/contract/trading.md#payout): rounded down, so the
  * figure shown is never more than what will be paid.
  */
 export function guaranteedPayout(units: DecimalSource, multiplier: DecimalSource): string {

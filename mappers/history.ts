@@ -1,4 +1,4 @@
-/** Probability history of a prediction (SPEC 2.6): a complete list, oldest point first. */
+/** Probability history of a prediction (docs/contract/resources.md#price-history): a complete list, oldest point first. */
 import type { PriceHistory, PricePoint } from '../src/contract/index.ts';
 import type { PriceHistory as UpstreamPriceHistory } from '../src/upstream/internal-api.ts';
 import { dec4 } from './decimal.ts';

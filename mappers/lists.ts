@@ -1,4 +1,4 @@
-/** The contract's list envelope (SPEC 1.1 rule 6). Cursors are made by the caller, opaque here. */
+/** The contract's list envelope (docs/contract/lists.md#list-envelope). Cursors are made by the caller, opaque here. */
 
 export type List<T> = { data: T[]; next_cursor: string | null; has_more: boolean };
 export type FullList<T> = { data: T[]; next_cursor: null; has_more: false };

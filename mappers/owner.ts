@@ -1,12 +1,13 @@
 /**
- * The key owner's records (SPEC 1.3, 1.4, 2.14; DECISIONS 3).
+ * The key owner's records (docs/contract/resources.md#owner-resources).
  *
- * Position rules: a sold position (SPEC 1.3 rule 6) has `won`, `payout_rubies` and
+ * Position rules: a sold position (docs/contract/trading.md#app-sale) has `won`, `payout_rubies` and
  * `payout_if_correct_rubies` null; a pending one has `won` and `payout_rubies` null; a refunded
  * one has all three null too, since it can no longer pay rubies. Otherwise
  * `payout_if_correct_rubies` is units × the position's multiplier, multiplied exactly.
  * Sapphire aliases carry the very string of their ruby field, never the backend's own figure.
  */
+import { retiredValues, withAliases } from '../src/contract/aliases.ts';
 import type { z } from 'zod';
 import type {
   BackedOpinion,
@@ -46,7 +47,7 @@ export function mapMyProfile(profile: UserProfile, ctx: MapContext): MyProfile {
     coins: dec4(profile.wallet.coin),
     gems: dec4(profile.wallet.gem),
     rubies: dec4(profile.wallet.ruby),
-    sapphires: '0.0000', // SPEC 1.4: retired, merged into rubies; always zero on the wire
+    ...retiredValues(),
     created_at: toTimestamp(profile.registeredAt),
   };
 }
@@ -103,8 +104,7 @@ export function mapPosition(holding: Holding, ctx: MapContext): Position {
 // Opinions and backs
 
 export function mapOwnerOpinion(opinion: OwnOpinion, ctx: MapContext): OwnerOpinion {
-  const payback = dec4(opinion.rubyPayback);
-  return {
+  return withAliases({
     id: opinion.opinionId,
     topic_id: opinion.marketId,
     topic_title: pickText(opinion.marketTitle, ctx.lang),
@@ -113,17 +113,15 @@ export function mapOwnerOpinion(opinion: OwnOpinion, ctx: MapContext): OwnerOpin
     side_option_label: pickText(opinion.sideOutcomeLabel, ctx.lang),
     reply_to: opinion.replyTo === null ? null : { id: opinion.replyTo.opinionId, excerpt: opinion.replyTo.excerpt },
     backer_count: opinion.backerCount,
-    ruby_payback: payback,
-    sapphire_payback: payback,
+    ruby_payback: dec4(opinion.rubyPayback),
     created_at: toTimestamp(opinion.createdAt),
     url: urls.opinion(ctx, opinion.marketId, opinion.opinionId),
-  };
+  });
 }
 
 /** A back of the owner's; its url is the backed opinion's page. */
 export function mapBackedOpinion(back: BackRecord, ctx: MapContext): BackedOpinion {
-  const total = dec4(back.rubyTotal);
-  return {
+  return withAliases({
     id: back.backId,
     opinion_id: back.opinionId,
     opinion_excerpt: excerpt(pickText(back.opinionExcerpt, ctx.lang)),
@@ -132,11 +130,10 @@ export function mapBackedOpinion(back: BackRecord, ctx: MapContext): BackedOpini
     topic_title: pickText(back.marketTitle, ctx.lang),
     seq: back.seq,
     price_coins: dec4(back.price),
-    ruby_total: total,
-    sapphire_total: total,
+    ruby_total: dec4(back.rubyTotal),
     created_at: toTimestamp(back.createdAt),
     url: urls.opinion(ctx, back.marketId, back.opinionId),
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 /**
- * Summaries of the three previews (SPEC 2.10 to 2.12, 4.1). Deciding whether an action is
+ * Summaries of the three previews (docs/contract/writes.md#previews). Deciding whether an action is
  * possible, and which reason wins, is the preview operation's job; these only render the
  * figures once it has decided, so that every caller writes the same decimals the same way.
  */
+import { withAliases } from '../src/contract/aliases.ts';
 import type { BackSummary, OpinionSummary, OrderSummary } from '../src/contract/index.ts';
 import { pickText } from '../src/i18n/index.ts';
 import type { MarketDetail, Opinion, OpinionDetail, Quote } from '../src/upstream/internal-api.ts';
@@ -20,7 +21,7 @@ export type OrderSummaryInput = {
   stakeCoins: number;
   balanceCoins: number;
   /**
-   * The backend's quote, or null where SPEC 4.1 says the fill figures are not meaningful
+   * The backend's quote, or null where the fill figures are not meaningful
    * (STAKE_OUT_OF_RANGE, MECHANISM_UNSUPPORTED): they are then empty strings.
    */
   quote: Quote | null;
@@ -79,8 +80,7 @@ export function mapBackSummary(input: BackSummaryInput, ctx: MapContext): BackSu
   const { opinion } = input;
   const relay = opinion.relay;
   const balanceBefore = dec4(input.balanceCoins);
-  const payback = dec4(relay.maxRelayPayback);
-  return {
+  return withAliases({
     topic_title: pickText(opinion.marketTitle, ctx.lang),
     opinion_excerpt: excerpt(pickText(opinion.content, ctx.lang)),
     author: mapUserRef(opinion.author, ctx),
@@ -89,8 +89,7 @@ export function mapBackSummary(input: BackSummaryInput, ctx: MapContext): BackSu
     price_coins: dec4(relay.nextPrice),
     balance_before: balanceBefore,
     balance_after: input.canBack ? decDifference(input.balanceCoins, relay.nextPrice) : balanceBefore,
-    max_relay_payback_rubies: payback,
-    max_relay_payback_sapphires: payback,
+    max_relay_payback_rubies: dec4(relay.maxRelayPayback),
     close_time: toTimestamp(opinion.marketDeadline),
-  };
+  });
 }

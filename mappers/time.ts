@@ -1,4 +1,4 @@
-/** Epoch milliseconds → RFC 3339 UTC (SPEC 1.1 rule 4). */
+/** Epoch milliseconds → RFC 3339 UTC (docs/contract/resources.md#timestamps). */
 
 /** 9999-12-31T23:59:59.999Z: the last instant RFC 3339 can write (its year has four digits). */
 const MAX_RFC3339_MS = 253_402_300_799_999;

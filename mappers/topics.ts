@@ -1,5 +1,5 @@
 /**
- * Topics of both services → contract cards and detail (SPEC 2.1, 2.2, 2.4).
+ * Topics of both services → contract cards and detail (docs/contract/resources.md#topics).
  *
  * The prediction and poll services differ in every field name; the contract shapes are the same
  * apart from the type-only fields. Rules applied here:
@@ -96,6 +96,7 @@ export function mapPredictionCard(market: MarketSummary, ctx: MapContext): Predi
     total_volume: dec4(market.volume),
     traders_count: market.traderCount,
     mechanism: mechanism(market.pricingModel),
+    zone: market.zoneSlug,
     moderation_status: moderationStatus(market.auditState),
   };
 }

@@ -1,4 +1,4 @@
-/** Users: the embedded reference (SPEC 2.3). The owner's profile is in owner.ts. */
+/** Users: the embedded reference (docs/contract/resources.md#user-reference). The owner's profile is in owner.ts. */
 import type { UserRef } from '../src/contract/index.ts';
 import type { UserRef as UpstreamUserRef } from '../src/upstream/internal-api.ts';
 import { urls, type MapContext } from './context.ts';

@@ -1,5 +1,5 @@
 /**
- * Moderation visibility (SPEC 4.2 rule 9): content the backend marks BLOCKED is shown to no
+ * Moderation visibility (docs/contract/reads.md#not-found): content the backend marks BLOCKED is shown to no
  * one but its owner (GET /me/topics). Public lists drop it even if the backend let it through.
  */
 import type { AuditState, TopicItem } from '../src/upstream/internal-api.ts';

@@ -1,7 +1,8 @@
 /**
- * Results of the executing operations (DECISIONS 4). `replayed` is the caller's knowledge (a
+ * Results of the executing operations (docs/contract/writes.md#execution-results). `replayed` is the caller's knowledge (a
  * retry answered from the idempotency store), so it is passed in.
  */
+import { withAliases } from '../src/contract/aliases.ts';
 import type { Back, Order, OwnerOpinion } from '../src/contract/index.ts';
 import { pickText } from '../src/i18n/index.ts';
 import type { PlacedBack, PlacedOrder, PublishedOpinion } from '../src/upstream/internal-api.ts';
@@ -30,23 +31,21 @@ export function mapOrder(order: PlacedOrder, ctx: MapContext, replayed: boolean)
 
 /** The back's url is the backed opinion's page. */
 export function mapBack(back: PlacedBack, ctx: MapContext, replayed: boolean): Back {
-  const payback = dec4(back.maxRelayPayback);
-  return {
+  return withAliases({
     id: back.backId,
     opinion_id: back.opinionId,
     topic_id: back.marketId,
     seq: back.seq,
     price_coins: dec4(back.price),
     balance_after: dec4(back.coinBalance),
-    max_relay_payback_rubies: payback,
-    max_relay_payback_sapphires: payback, // SPEC 1.4: the same string, not the backend's legacy figure
+    max_relay_payback_rubies: dec4(back.maxRelayPayback),
     created_at: toTimestamp(back.createdAt),
     url: urls.opinion(ctx, back.marketId, back.opinionId),
     replayed,
-  };
+  });
 }
 
-/** POST /opinions answers the owner's Opinion (DECISIONS 4); fee and balance stay internal. */
+/** POST /opinions answers the owner's Opinion (docs/contract/writes.md#execution-results); fee and balance stay internal. */
 export function mapPublishedOpinion(opinion: PublishedOpinion, ctx: MapContext): OwnerOpinion {
   return mapOwnerOpinion(opinion, ctx);
 }

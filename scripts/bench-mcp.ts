@@ -8,7 +8,7 @@
 import { request } from 'undici';
 import { buildApp } from '../src/app.ts';
 import { configFrom } from '../src/config.ts';
-import { startSandbox } from '../fixtures/sandbox/index.ts';
+import { startSandbox } from '../sandbox/index.ts';
 
 const total = Number(process.argv[2] ?? 2000);
 const concurrency = Number(process.argv[3] ?? 16);

@@ -1,4 +1,4 @@
-/** Browsing aids: category channels, zones and contests (SPEC 2.7 to 2.9). */
+/** Browsing aids: category channels, zones and contests (docs/contract/resources.md#catalog). */
 import { z } from 'zod';
 import { Count, FullListOf, ResourceUrl, Timestamp, Url, Uuid } from './common.ts';
 import { ContestStatus } from './enums.ts';
@@ -32,12 +32,14 @@ export type Zone = z.infer<typeof Zone>;
 export const ZoneList = FullListOf(Zone).meta({ description: 'Every zone.' });
 export type ZoneList = z.infer<typeof ZoneList>;
 
-export const ContestOption = z.strictObject({
-  id: z.string().min(1),
-  title: z.string(),
-  entries_count: Count,
-  is_correct: z.boolean().meta({ description: 'True for the correct option once settled; false before.' }),
-});
+export const ContestOption = z
+  .strictObject({
+    id: z.string().min(1),
+    title: z.string(),
+    entries_count: Count,
+    is_correct: z.boolean().meta({ description: 'True for the correct option once settled; false before.' }),
+  })
+  .meta({ description: 'An option of a contest.' });
 export type ContestOption = z.infer<typeof ContestOption>;
 
 const contestFields = {

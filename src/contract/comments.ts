@@ -1,4 +1,4 @@
-/** Top-level comments (opinions) of a topic (SPEC 2.5; DECISIONS 2: `list_topic_opinions`). */
+/** Top-level comments (opinions) of a topic (docs/contract/resources.md#comment; MCP tool `list_topic_opinions`). */
 import { z } from 'zod';
 import { Count, ListOf, ResourceUrl, Timestamp } from './common.ts';
 import { AuthorPositionLabel } from './enums.ts';

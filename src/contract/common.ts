@@ -1,5 +1,5 @@
 /**
- * Building blocks of the open contract (SPEC 1.1, 2.13).
+ * Building blocks of the open contract (docs/contract/resources.md#wire-format).
  *
  * Response schemas here are plain zod that converts cleanly with z.toJSONSchema: no transforms,
  * no preprocess. Objects are strict (`additionalProperties: false` in JSON Schema, unknown keys
@@ -20,12 +20,12 @@ export const Dec6 = z
   .regex(/^-?\d+\.\d{6}$/, 'decimal string with 6 places')
   .meta({ description: 'Ratio as a decimal string with exactly 6 decimal places.', examples: ['0.631900'] });
 
-/** Dec4, or '' where SPEC 4.1 says a preview figure is not meaningful. */
+/** Dec4, or '' where a preview figure is not meaningful (docs/contract/writes.md#order-preview-figures). */
 export const Dec4OrEmpty = z
   .union([Dec4, z.literal('')])
   .meta({ description: 'Decimal string with 4 places, or an empty string when the figure does not apply.' });
 
-/** Dec6, or '' where SPEC 4.1 says a preview figure is not meaningful. */
+/** Dec6, or '' where a preview figure is not meaningful (docs/contract/writes.md#order-preview-figures). */
 export const Dec6OrEmpty = z
   .union([Dec6, z.literal('')])
   .meta({ description: 'Decimal string with 6 places, or an empty string when the figure does not apply.' });
@@ -44,13 +44,13 @@ export const Uuid = z.guid().meta({ description: 'UUID.', examples: ['00000000-0
 /** Absolute http(s) URL. */
 export const Url = z.url({ protocol: /^https?$/ }).meta({ description: 'Absolute http(s) URL.' });
 
-/** Human-visitable page of the resource in the app (SPEC 1.1 rule 5). */
+/** Human-visitable page of the resource in the app (docs/contract/resources.md#resource-urls). */
 export const ResourceUrl = Url.meta({ description: 'Page of this resource in the app, for a human to visit.' });
 
 /** Non-negative integer count. */
 export const Count = z.int().nonnegative();
 
-/** A paginated list (SPEC 1.1 rule 6). `next_cursor` is opaque; null on the last page. */
+/** A paginated list (docs/contract/lists.md#list-envelope). `next_cursor` is opaque; null on the last page. */
 export function ListOf<T extends z.ZodType>(item: T) {
   return z.strictObject({
     data: z.array(item),
@@ -73,7 +73,7 @@ export function FullListOf<T extends z.ZodType>(item: T) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors (SPEC 2.13, 7; DECISIONS.md section 5). The code set is closed.
+// Errors (docs/contract/errors.md#error-codes). The code set is closed.
 
 export const ERROR_CODES = [
   'INVALID_ARGUMENT',

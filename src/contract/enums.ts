@@ -1,5 +1,5 @@
 /**
- * Enumerated values of the open contract: lowercase strings (SPEC 1.1 rule 1). The mappers in
+ * Enumerated values of the open contract: lowercase strings (docs/contract/resources.md#vocabulary). The mappers in
  * mappers/enums.ts translate the backend's words into these; docs/conventions.md lists both.
  */
 import { z } from 'zod';
@@ -29,7 +29,9 @@ export const AccountType = z.enum(['user', 'official', 'bot']).meta({
 });
 export type AccountType = z.infer<typeof AccountType>;
 
-export const ContestStatus = z.enum(['upcoming', 'open', 'pending_reveal', 'settled', 'voided']);
+export const ContestStatus = z
+  .enum(['upcoming', 'open', 'pending_reveal', 'settled', 'voided'])
+  .meta({ description: 'Contest lifecycle: `upcoming`, `open` for entries, `pending_reveal` until the answer is revealed, then `settled` or `voided`.' });
 export type ContestStatus = z.infer<typeof ContestStatus>;
 
 export const RefType = z.enum(['original', 'forward']).meta({
@@ -49,7 +51,7 @@ export const PositionStatus = z.enum(['pending', 'won', 'lost', 'refunded', 'sol
 });
 export type PositionStatus = z.infer<typeof PositionStatus>;
 
-export const LedgerCurrency = z.enum(['coin', 'ruby']);
+export const LedgerCurrency = z.enum(['coin', 'ruby']).meta({ description: 'Which balance moved.' });
 export type LedgerCurrency = z.infer<typeof LedgerCurrency>;
 
 export const LedgerEntryType = z

@@ -1,4 +1,4 @@
-/** The open contract's shapes (SPEC.md, DECISIONS.md): one source of truth for every surface. */
+/** The open contract's shapes (docs/contract/README.md): one source of truth for every surface. */
 export * from './common.ts';
 export * from './enums.ts';
 export * from './users.ts';

@@ -1,16 +1,14 @@
 /**
- * The key owner's records (SPEC 1.3, 1.4, 2.14; DECISIONS 3): positions, opinions, backed
+ * The key owner's records (docs/contract/resources.md#owner-resources): positions, opinions, backed
  * opinions, watchlist and ledgers. Sapphire-named fields carry the same string as their ruby
- * replacements; the refinements below hold the schemas to the rules SPEC states in prose.
+ * replacements; the refinements below hold the schemas to the rules the contract states in prose.
  */
 import { z } from 'zod';
+import { aliased, aliasesMatch } from './aliases.ts';
 import { Count, Dec4, Dec6, ListOf, objectUnion, ResourceUrl, Timestamp, Uuid } from './common.ts';
 import { LedgerCurrency, LedgerEntryType, PositionStatus } from './enums.ts';
 import { PollCard, PredictionCard } from './topics.ts';
 import { UserRef } from './users.ts';
-
-const deprecatedAlias = (of: string) =>
-  Dec4.meta({ description: `Deprecated alias of \`${of}\`, always the same value. Removed in 3.0.0.`, deprecated: true });
 
 // ---------------------------------------------------------------------------------------------
 // Positions
@@ -38,7 +36,7 @@ export const Position = z
     url: ResourceUrl,
   })
   .superRefine((p, ctx) => {
-    // SPEC 1.3 rule 6: a sold position never settles.
+    // docs/contract/trading.md#app-sale: a sold position never settles.
     if (p.sold) {
       for (const key of ['won', 'payout_rubies', 'payout_if_correct_rubies'] as const) {
         if (p[key] !== null) ctx.addIssue({ code: 'custom', path: [key], message: `${key} must be null on a sold position` });
@@ -47,7 +45,7 @@ export const Position = z
   })
   .meta({ description: 'A position of the key owner on a prediction.' });
 export type Position = z.infer<typeof Position>;
-export const PositionList = ListOf(Position);
+export const PositionList = ListOf(Position).meta({ description: 'A page of the key owner\'s positions.' });
 export type PositionList = z.infer<typeof PositionList>;
 
 // ---------------------------------------------------------------------------------------------
@@ -58,7 +56,7 @@ export const OpinionReplyTo = z
   .meta({ description: 'The opinion this one replies to.' });
 
 export const OwnerOpinion = z
-  .strictObject({
+  .strictObject(aliased({
     id: Uuid,
     topic_id: Uuid,
     topic_title: z.string().meta({ description: 'Localised.' }),
@@ -68,22 +66,17 @@ export const OwnerOpinion = z
     reply_to: OpinionReplyTo.nullable(),
     backer_count: Count,
     ruby_payback: Dec4.meta({ description: 'Rubies earned from backers so far.' }),
-    sapphire_payback: deprecatedAlias('ruby_payback'),
     created_at: Timestamp,
     url: ResourceUrl,
-  })
-  .superRefine((o, ctx) => {
-    if (o.sapphire_payback !== o.ruby_payback) {
-      ctx.addIssue({ code: 'custom', path: ['sapphire_payback'], message: 'sapphire_payback must equal ruby_payback' });
-    }
-  })
+  }))
+  .superRefine(aliasesMatch)
   .meta({ description: 'An opinion published by the key owner.' });
 export type OwnerOpinion = z.infer<typeof OwnerOpinion>;
-export const OwnerOpinionList = ListOf(OwnerOpinion);
+export const OwnerOpinionList = ListOf(OwnerOpinion).meta({ description: 'A page of opinions the key owner published.' });
 export type OwnerOpinionList = z.infer<typeof OwnerOpinionList>;
 
 export const BackedOpinion = z
-  .strictObject({
+  .strictObject(aliased({
     id: z.string().min(1).meta({ description: 'Id of the back.' }),
     opinion_id: Uuid,
     opinion_excerpt: z.string(),
@@ -93,34 +86,26 @@ export const BackedOpinion = z
     seq: z.int().positive().meta({ description: 'The owner\'s seat in the backing relay.' }),
     price_coins: Dec4.meta({ description: 'Coins paid for the seat.' }),
     ruby_total: Dec4.meta({ description: 'Rubies received from the relay so far.' }),
-    sapphire_total: deprecatedAlias('ruby_total'),
     created_at: Timestamp,
     url: ResourceUrl,
-  })
-  .superRefine((b, ctx) => {
-    if (b.sapphire_total !== b.ruby_total) {
-      ctx.addIssue({ code: 'custom', path: ['sapphire_total'], message: 'sapphire_total must equal ruby_total' });
-    }
-  })
+  }))
+  .superRefine(aliasesMatch)
   .meta({ description: 'An opinion the key owner backed.' });
 export type BackedOpinion = z.infer<typeof BackedOpinion>;
-export const BackedOpinionList = ListOf(BackedOpinion);
+export const BackedOpinionList = ListOf(BackedOpinion).meta({ description: 'A page of opinions the key owner backed.' });
 export type BackedOpinionList = z.infer<typeof BackedOpinionList>;
 
 // ---------------------------------------------------------------------------------------------
 // Watchlist
 
 const addedAt = Timestamp.meta({ description: 'When the topic was added to the watchlist.' });
-export const WatchlistItem = objectUnion(
-  'type',
-  [
-    z.strictObject({ ...PredictionCard.shape, added_at: addedAt }),
-    z.strictObject({ ...PollCard.shape, added_at: addedAt }),
-  ],
-  'A watched topic: its card plus `added_at`.',
-);
+export const WatchedPrediction = z
+  .strictObject({ ...PredictionCard.shape, added_at: addedAt })
+  .meta({ description: 'A watched prediction: its card plus `added_at`.' });
+export const WatchedPoll = z.strictObject({ ...PollCard.shape, added_at: addedAt }).meta({ description: 'A watched poll: its card plus `added_at`.' });
+export const WatchlistItem = objectUnion('type', [WatchedPrediction, WatchedPoll], 'A watched topic: its card plus `added_at`.');
 export type WatchlistItem = z.infer<typeof WatchlistItem>;
-export const WatchlistList = ListOf(WatchlistItem);
+export const WatchlistList = ListOf(WatchlistItem).meta({ description: 'A page of the key owner\'s watchlist.' });
 export type WatchlistList = z.infer<typeof WatchlistList>;
 
 // ---------------------------------------------------------------------------------------------
@@ -139,5 +124,5 @@ export const LedgerEntry = z
   })
   .meta({ description: 'One movement of the key owner\'s coins or rubies.' });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
-export const LedgerList = ListOf(LedgerEntry);
+export const LedgerList = ListOf(LedgerEntry).meta({ description: 'A page of ledger entries, newest first.' });
 export type LedgerList = z.infer<typeof LedgerList>;

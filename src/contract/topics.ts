@@ -1,8 +1,8 @@
 /**
- * Topics: options, cards and detail (SPEC 2.1, 2.2, 2.4; DECISIONS 1 and 3).
+ * Topics: options, cards and detail (docs/contract/resources.md#topics).
  *
  * Predictions and polls are two shapes discriminated by `type`, so that a prediction-only field
- * can never appear on a poll and vice versa. Nullability, where SPEC leaves it open:
+ * can never appear on a poll and vice versa. Nullability, where the contract leaves it open:
  * - nothing on a card is null except a poll option's `probability` and `votes_count` while the
  *   viewer may not see tallies; `is_winner` is false until the topic is settled;
  * - on detail, `ref` is null when the topic names no source; `resolved_at` and `ruby_boost`
@@ -77,6 +77,9 @@ const predictionOnly = {
   total_volume: Dec4.meta({ description: 'Coins staked on the topic so far.' }),
   traders_count: Count.meta({ description: 'Users holding or having held a position.' }),
   mechanism: Mechanism,
+  zone: z.string().nullable().meta({
+    description: 'Slug of the zone (community) the prediction belongs to, or null: the value `zone` filters on in `list_topics`.',
+  }),
 };
 
 const pollOnly = {
@@ -107,8 +110,12 @@ const moderationNote = z
   .nullable()
   .meta({ description: 'Why moderation acted on this topic; null when it did not.' });
 
-export const OwnerPredictionCard = z.strictObject({ ...PredictionCard.shape, moderation_note: moderationNote });
-export const OwnerPollCard = z.strictObject({ ...PollCard.shape, moderation_note: moderationNote });
+export const OwnerPredictionCard = z
+  .strictObject({ ...PredictionCard.shape, moderation_note: moderationNote })
+  .meta({ description: 'A prediction the key owner created, with its moderation note.' });
+export const OwnerPollCard = z
+  .strictObject({ ...PollCard.shape, moderation_note: moderationNote })
+  .meta({ description: 'A poll the key owner created, with its moderation note.' });
 export const OwnerTopicCard = objectUnion(
   'type',
   [OwnerPredictionCard, OwnerPollCard],

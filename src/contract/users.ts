@@ -1,5 +1,6 @@
-/** People: the embedded user reference (SPEC 2.3) and the key owner's profile (DECISIONS 3). */
+/** People: the embedded user reference (docs/contract/resources.md#user-reference) and the key owner's profile (docs/contract/resources.md#my-profile). */
 import { z } from 'zod';
+import { retiredFields } from './aliases.ts';
 import { Dec4, ResourceUrl, Timestamp, Url, Uuid } from './common.ts';
 import { AccountType } from './enums.ts';
 
@@ -22,9 +23,7 @@ export const MyProfile = z
     coins: Dec4.meta({ description: 'Coin balance.' }),
     gems: Dec4.meta({ description: 'Gem balance.' }),
     rubies: Dec4.meta({ description: 'Ruby balance (sapphires were merged into it 1:1).' }),
-    sapphires: z
-      .literal('0.0000')
-      .meta({ description: 'Deprecated, always "0.0000": sapphires were merged into rubies. Removed in 3.0.0.', deprecated: true }),
+    ...retiredFields(),
     created_at: Timestamp.meta({ description: 'When the account was registered.' }),
   })
   .meta({ description: 'The key owner\'s profile and balances.' });

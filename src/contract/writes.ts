@@ -1,11 +1,12 @@
 /**
- * The two-phase write flow (SPEC 1.2, 2.10 to 2.12, 4.1; DECISIONS 4): request bodies, previews
+ * The two-phase write flow (docs/contract/writes.md#two-phase-flow): request bodies, previews
  * and the results of the executing operations.
  *
  * Previews are single flat objects (not unions) so that their JSON Schema is a plain object, as
- * MCP output schemas must be; the conditional presence rules of SPEC are refinements instead.
+ * MCP output schemas must be; the contract's conditional presence rules are refinements instead.
  */
 import { z } from 'zod';
+import { aliased, aliasesMatch } from './aliases.ts';
 import { Count, Dec4, Dec4OrEmpty, Dec6, Dec6OrEmpty, ResourceUrl, Timestamp, Uuid } from './common.ts';
 import { Mechanism } from './enums.ts';
 import { OpinionReplyTo, OwnerOpinion } from './owner.ts';
@@ -81,7 +82,7 @@ export const OrderPreviewReason = z.enum([
   'INSUFFICIENT_BALANCE',
   'MECHANISM_UNSUPPORTED',
   'STAKE_OUT_OF_RANGE',
-]);
+]).meta({ description: 'Why an order cannot be placed now.' });
 export type OrderPreviewReason = z.infer<typeof OrderPreviewReason>;
 
 export const OrderSummary = z
@@ -126,7 +127,7 @@ export const OrderPreview = z
   .meta({ description: 'Answer of order-preview. Nothing is charged.' });
 export type OrderPreview = z.infer<typeof OrderPreview>;
 
-export const OpinionPreviewReason = z.enum(['TOPIC_CLOSED', 'NO_POSITION', 'CONTENT_INVALID', 'SIDE_REQUIRED']);
+export const OpinionPreviewReason = z.enum(['TOPIC_CLOSED', 'NO_POSITION', 'CONTENT_INVALID', 'SIDE_REQUIRED']).meta({ description: 'Why an opinion cannot be published now.' });
 export type OpinionPreviewReason = z.infer<typeof OpinionPreviewReason>;
 
 export const OpinionSummary = z
@@ -161,14 +162,14 @@ export const BackPreviewReason = z.enum([
   'TOPIC_CLOSED',
   'INSUFFICIENT_BALANCE',
   'OPINION_BACK_FULL',
-]);
+]).meta({ description: 'Why a back cannot be placed now.' });
 export type BackPreviewReason = z.infer<typeof BackPreviewReason>;
 
 const maxRelayPayback =
   'Conditional: the most this seat can receive, in rubies, if two more backers follow. Nothing is paid if nobody follows.';
 
 export const BackSummary = z
-  .strictObject({
+  .strictObject(aliased({
     topic_title: z.string(),
     opinion_excerpt: z.string(),
     author: UserRef,
@@ -178,17 +179,9 @@ export const BackSummary = z
     balance_before: Dec4,
     balance_after: Dec4.meta({ description: 'Equals `balance_before` when the back cannot be placed.' }),
     max_relay_payback_rubies: Dec4.meta({ description: maxRelayPayback }),
-    max_relay_payback_sapphires: Dec4.meta({
-      description: 'Deprecated alias of `max_relay_payback_rubies`, always the same value. Removed in 3.0.0.',
-      deprecated: true,
-    }),
     close_time: Timestamp,
-  })
-  .superRefine((b, ctx) => {
-    if (b.max_relay_payback_sapphires !== b.max_relay_payback_rubies) {
-      ctx.addIssue({ code: 'custom', path: ['max_relay_payback_sapphires'], message: 'must equal max_relay_payback_rubies' });
-    }
-  })
+  }))
+  .superRefine(aliasesMatch)
   .meta({ description: 'What backing would do.' });
 export type BackSummary = z.infer<typeof BackSummary>;
 
@@ -229,7 +222,7 @@ export const Order = z
 export type Order = z.infer<typeof Order>;
 
 export const Back = z
-  .strictObject({
+  .strictObject(aliased({
     id: z.string().min(1),
     opinion_id: Uuid,
     topic_id: Uuid,
@@ -237,24 +230,16 @@ export const Back = z
     price_coins: Dec4,
     balance_after: Dec4,
     max_relay_payback_rubies: Dec4.meta({ description: maxRelayPayback }),
-    max_relay_payback_sapphires: Dec4.meta({
-      description: 'Deprecated alias of `max_relay_payback_rubies`, always the same value. Removed in 3.0.0.',
-      deprecated: true,
-    }),
     created_at: Timestamp,
     url: ResourceUrl,
     replayed,
-  })
-  .superRefine((b, ctx) => {
-    if (b.max_relay_payback_sapphires !== b.max_relay_payback_rubies) {
-      ctx.addIssue({ code: 'custom', path: ['max_relay_payback_sapphires'], message: 'must equal max_relay_payback_rubies' });
-    }
-  })
+  }))
+  .superRefine(aliasesMatch)
   .meta({ description: 'A placed back.' });
 export type Back = z.infer<typeof Back>;
 
 /**
- * POST /opinions: the owner's Opinion (DECISIONS.md section 3) with `replayed`, which is always
+ * POST /opinions: the owner's Opinion (docs/contract/resources.md#owner-opinion) with `replayed`, which is always
  * false: a publish is never replayed (a retry is 409 CONFIRM_TOKEN_USED).
  */
 export const PublishedOpinion = OwnerOpinion.extend({

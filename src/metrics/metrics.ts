@@ -1,9 +1,21 @@
 /**
  * Prometheus metrics of one replica (prom-client), served on the admin port: requests by route,
- * status and surface, upstream latency, limiter decisions and confirm-token outcomes. Each
- * app gets its own registry, so several apps in one process (tests) never collide.
+ * status and surface, upstream latency, limiter decisions and confirm-token outcomes, and the
+ * state gauges the chart's alerts watch (breaker, Redis, kill switch), which are read when
+ * Prometheus scrapes rather than updated on the request path. Each app gets its own registry,
+ * so several apps in one process (tests) never collide.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Where the state gauges read their values at scrape time (services.ts wires them). */
+export interface StateSources {
+  /** The upstream circuit breaker's state. */
+  breaker: () => 'closed' | 'open' | 'half-open';
+  /** The kill switch's mode on this replica. */
+  killSwitch: () => 'off' | 'all' | 'writes';
+  /** Null without Redis (no gauge then); else whether it answers now. */
+  redis: (() => Promise<boolean>) | null;
+}
 
 export type Surface = 'rest' | 'mcp' | 'other';
 
@@ -14,6 +26,8 @@ export class Metrics {
   readonly #upstream: Histogram<'endpoint' | 'method' | 'outcome'>;
   readonly #limiter: Counter<'window' | 'decision'>;
   readonly #tokens: Counter<'action' | 'outcome'>;
+  readonly #operations: Counter<'operation' | 'surface' | 'outcome'>;
+  readonly #operationDuration: Histogram<'operation'>;
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
     if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -49,6 +63,19 @@ export class Metrics {
       labelNames: ['action', 'outcome'],
       registers: [this.registry],
     });
+    this.#operations = new Counter({
+      name: 'openpm_operations_total',
+      help: 'Operation calls from either surface, by operation, surface (rest, mcp) and outcome (ok or the error code).',
+      labelNames: ['operation', 'surface', 'outcome'],
+      registers: [this.registry],
+    });
+    this.#operationDuration = new Histogram({
+      name: 'openpm_operation_duration_seconds',
+      help: 'Time from the limit gate to the operation\'s answer, by operation.',
+      labelNames: ['operation'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
+    });
   }
 
   request(route: string, method: string, status: number, surface: Surface, seconds: number): void {
@@ -64,8 +91,51 @@ export class Metrics {
     this.#limiter.inc({ window, decision });
   }
 
+  operation(name: string, surface: Surface, outcome: string, seconds: number): void {
+    this.#operations.inc({ operation: name, surface, outcome });
+    this.#operationDuration.observe({ operation: name }, seconds);
+  }
+
   token(action: string, outcome: string): void {
     this.#tokens.inc({ action, outcome });
+  }
+
+  /**
+   * Register the state gauges:
+   * - `openpm_upstream_circuit_open`: 1 while the breaker refuses calls (open or half-open);
+   * - `openpm_kill_switch_state{mode}`: 1 for the replica's current mode, 0 for the others;
+   * - `openpm_redis_up`: 1 when Redis answered the probe made for this scrape (with Redis only).
+   */
+  watch(sources: StateSources): void {
+    new Gauge({
+      name: 'openpm_upstream_circuit_open',
+      help: 'Whether the upstream circuit breaker refuses calls (1: open or half-open, 0: closed).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.breaker() === 'closed' ? 0 : 1);
+      },
+    });
+    new Gauge({
+      name: 'openpm_kill_switch_state',
+      help: 'The kill switch mode of this replica: 1 for the current mode (off, all, writes), 0 for the others.',
+      labelNames: ['mode'],
+      registers: [this.registry],
+      collect() {
+        const current = sources.killSwitch();
+        for (const mode of ['off', 'all', 'writes'] as const) this.set({ mode }, mode === current ? 1 : 0);
+      },
+    });
+    const redis = sources.redis;
+    if (redis !== null) {
+      new Gauge({
+        name: 'openpm_redis_up',
+        help: 'Whether the shared Redis answered a probe made for this scrape (cluster: every master, cluster_state ok).',
+        registers: [this.registry],
+        async collect() {
+          this.set((await redis()) ? 1 : 0);
+        },
+      });
+    }
   }
 }
 

@@ -6,18 +6,29 @@
 import type { z } from 'zod';
 import type { Caller, Scope } from '../auth/caller.ts';
 import type { Services } from '../services.ts';
-import type { CallContext, CallOptions } from '../upstream/client.ts';
+import { bindUpstream, type BoundUpstream } from '../upstream/bound.ts';
 import type { Language } from '../i18n/languages.ts';
+import type { LimitClass } from '../limits/windows.ts';
+import type { Execution } from '../confirm/execute-once.ts';
 
 export interface OperationLogger {
+  debug(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
-/** Upstream calls made for the caller: request id and acting user already bound. */
-export interface BoundUpstream {
-  call<S extends z.ZodType>(opts: CallOptions<S>): Promise<z.infer<S>>;
+/**
+ * What an operation may use of the replica's services: the web address for urls, cursors, the
+ * confirm-token signer and claim store, token metrics and the clock. Redis, authentication,
+ * limits and the kill switch stay with the pipeline and the surfaces.
+ */
+export interface OperationDeps {
+  config: Pick<Services['config'], 'PUBLIC_WEB_URL'>;
+  cursors: Services['cursors'];
+  confirm: Services['confirm'];
+  metrics: Pick<Services['metrics'], 'token'>;
+  now: () => number;
 }
 
 export interface OperationContext {
@@ -25,7 +36,7 @@ export interface OperationContext {
   lang: Language;
   requestId: string;
   log: OperationLogger;
-  services: Services;
+  services: OperationDeps;
   upstream: BoundUpstream;
 }
 
@@ -45,10 +56,17 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   description: string;
   scope: Scope;
   kind: OperationKind;
+  /**
+   * Which per-key windows one call consumes: `read` (every call), `search` (also the search
+   * budget), `write` (also the write windows). Both surfaces count by this, never by name.
+   */
+  limit: LimitClass;
+  /** Executing operations only: the confirm action they run and what a retried token gets. */
+  execution?: Execution;
   /** Titles, options or opinions follow the caller's language. */
   localised: boolean;
   rest: { method: 'GET' | 'POST'; path: string };
-  /** Exposed as an MCP tool (SPEC 5.3 lists which). */
+  /** Exposed as an MCP tool (docs/contract/mcp.md#mcp-tools lists which). */
   mcp: boolean;
   /** All parameters (path, query, body) under their REST names, as one object schema. */
   input: I;
@@ -63,15 +81,18 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Op
   return op;
 }
 
-export function bindUpstream(services: Services, ctx: CallContext): BoundUpstream {
-  return { call: (opts) => services.upstream.call(ctx, opts) };
+/** The narrow view of the services that every operation call receives, built once per replica. */
+export function operationDeps(services: Services): OperationDeps {
+  const { config, cursors, confirm, metrics, now } = services;
+  return { config: { PUBLIC_WEB_URL: config.PUBLIC_WEB_URL }, cursors, confirm, metrics, now };
 }
 
 /** The context of one operation call, the same for both surfaces. */
 export function operationContext(
-  services: Services,
+  deps: OperationDeps,
+  upstream: Services['upstream'],
   request: { caller: Caller; lang: Language; requestId: string; log: OperationLogger },
 ): OperationContext {
   const { caller, requestId, log } = request;
-  return { ...request, services, upstream: bindUpstream(services, { requestId, actingUser: caller.userId, log }) };
+  return { ...request, services: deps, upstream: bindUpstream(upstream, { requestId, actingUser: caller.userId, log }) };
 }

@@ -1,4 +1,4 @@
-/** The read operations of SPEC 4.2 and DECISIONS.md section 2, in the order of SPEC 5.3. */
+/** The read operations (docs/contract/reads.md#read-operations), in the order of the MCP tool list. */
 import { getContest } from './catalog/get-contest.ts';
 import { listTopicCategories } from './catalog/list-topic-categories.ts';
 import { listZones } from './catalog/list-zones.ts';

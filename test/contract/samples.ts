@@ -37,6 +37,7 @@ export const predictionCard: c.PredictionCard = {
   total_volume: '0.3000',
   traders_count: 4,
   mechanism: 'v21_lmsr',
+  zone: 'tech',
 };
 
 export const pollCard: c.PollCard = {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Back, BackPreview, OpinionPreview, Order, OrderPreview, PublishedOpinion } from '../../src/contract/index.ts';
-import { genericMarketId, outcomeId } from '../../fixtures/sandbox/ids.ts';
+import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { KEYS, MARKETS, OPINIONS, type Stack } from '../helpers/stack.ts';
 import { expectAuditOk, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
 
@@ -48,12 +48,12 @@ describe('tools/list', () => {
         expect(t.description).toMatch(/explicitly confirmed/);
         expect(t.description).toMatch(/only the `confirm_token`/);
       } else {
-        expect(t.description).toMatch(/explicit confirmation before calling the executing tool/);
-        expect(t.description).toMatch(/only input of the executing tool/);
+        expect(t.description).toMatch(/explicit confirmation before the executing tool/);
+        expect(t.description).toMatch(/only input is this `confirm_token`/);
       }
       expect(t.outputSchema.type).toBe('object');
     }
-    expect(byName.get('preview_order').description).toMatch(/never choose, infer, round or adjust a stake/);
+    expect(byName.get('preview_order').description).toMatch(/never choose, infer or round a stake/);
     expect(byName.get('preview_order').inputSchema.required).toEqual(expect.arrayContaining(['topic_id', 'option_id']));
     expect(byName.get('place_order').annotations.idempotentHint).toBe(true);
     expect(byName.get('publish_opinion').annotations.idempotentHint).toBe(false);

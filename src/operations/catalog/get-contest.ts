@@ -12,10 +12,11 @@ export const getContest = defineOperation({
   description: 'Returns one contest with its options, entry counts and status; `settled_at` once settled, `void_reason` when voided.',
   scope: 'read',
   kind: 'read',
+  limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/contests/{contest_id}' },
   mcp: false,
-  input: z.object({ contest_id: Uuid.meta({ description: 'Contest id (UUID).' }) }),
+  input: z.strictObject({ contest_id: Uuid.meta({ description: 'Contest id (UUID).' }) }),
   pathParams: ['contest_id'],
   output: Contest,
   async execute(ctx, input) {

@@ -4,6 +4,7 @@ import { ZoneList } from '../../contract/catalog.ts';
 import * as platform from '../../upstream/api/platform.api.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineOperation } from '../operation.ts';
+import { CompleteListParams } from '../params.ts';
 
 export const listZones = defineOperation({
   name: 'list_zones',
@@ -11,10 +12,11 @@ export const listZones = defineOperation({
   description: 'Lists every zone (community). A zone `slug` filters predictions with `zone` on GET /topics. Complete list, no pagination.',
   scope: 'read',
   kind: 'read',
+  limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/zones' },
   mcp: false,
-  input: z.object({}),
+  input: z.strictObject(CompleteListParams),
   output: ZoneList,
   async execute(ctx) {
     return { body: mapZoneList(await platform.listZones(ctx.upstream), mapContextOf(ctx)) };

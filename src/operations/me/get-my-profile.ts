@@ -9,14 +9,15 @@ export const getMyProfile = defineOperation({
   name: 'get_my_profile',
   title: 'Get my profile',
   description:
-    'Returns the key owner\'s profile and balances: coins (spent on orders, opinions and backs), gems and rubies ' +
-    '(payouts). `sapphires` is a deprecated field, always "0.0000". Use it to check the balance before a preview.',
+    'The key owner\'s profile and balances: coins (spent on orders, opinions, backs), gems and rubies (payouts; `sapphires` is a deprecated alias, always 0). ' +
+    'Check the balance before a preview.',
   scope: 'read',
   kind: 'read',
+  limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/me' },
   mcp: true,
-  input: z.object({}),
+  input: z.strictObject({}),
   output: MyProfile,
   async execute(ctx) {
     return { body: mapMyProfile(await platform.getProfile(ctx.upstream, ctx.caller.userId), mapContextOf(ctx)) };

@@ -1,5 +1,5 @@
 /**
- * The key owner's paginated lists (DECISIONS.md sections 2, 3): positions, opinions, backed
+ * The key owner's paginated lists (docs/contract/reads.md#owner-reads): positions, opinions, backed
  * opinions, watchlist, both ledgers and created topics. Each is one backend offset page mapped
  * item by item.
  */
@@ -21,7 +21,7 @@ import { mapContextOf } from '../map-context.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import { Paging, TopicTypeParam } from '../params.ts';
 
-const PagingInput = z.object(Paging);
+const PagingInput = z.strictObject(Paging);
 type PagingInput = z.infer<typeof PagingInput>;
 
 /** One backend offset page for the caller, as a contract list. */
@@ -35,16 +35,15 @@ async function ownerPage<I, T>(
   return { body: fromOffsetPage(ctx.services.cursors, await load(offset), offset, map) };
 }
 
-const common = { scope: 'read', kind: 'read', mcp: true } as const;
+const common = { scope: 'read', kind: 'read', limit: 'read', mcp: true } as const;
 
 export const listMyPositions = defineOperation({
   ...common,
   name: 'list_my_positions',
   title: 'List my positions',
   description:
-    'The key owner\'s positions (one per prediction they staked on), newest first: option, stake, units, average price, ' +
-    'ruby multiplier, `payout_if_correct_rubies` (a guaranteed minimum) and the outcome once settled (`won`, ' +
-    '`payout_rubies`). A position sold in the app has `sold: true` and `sold_rubies`, and is never settled.',
+    'The key owner\'s positions, newest first: option, stake, units, average price, ruby multiplier, guaranteed `payout_if_correct_rubies`, ' +
+    'and `won`/`payout_rubies` once settled. A position sold in the app has `sold: true` and `sold_rubies` and is never settled.',
   localised: true,
   rest: { method: 'GET', path: '/me/positions' },
   input: PagingInput,
@@ -60,8 +59,7 @@ export const listMyOpinions = defineOperation({
   name: 'list_my_opinions',
   title: 'List my opinions',
   description:
-    'Opinions the key owner published, newest first, with the side they staked on, how many backed them and the rubies ' +
-    'paid back to them (`ruby_payback`; `sapphire_payback` is its deprecated alias).',
+    'Opinions the key owner published, newest first, with their side, backer count and `ruby_payback` (`sapphire_payback`: deprecated alias).',
   localised: true,
   rest: { method: 'GET', path: '/me/opinions' },
   input: PagingInput,
@@ -77,8 +75,7 @@ export const listMyBackedOpinions = defineOperation({
   name: 'list_my_backed_opinions',
   title: 'List opinions I backed',
   description:
-    'Opinions the key owner backed, newest first: the seat taken in the backing relay (`seq`), the price paid and the ' +
-    'rubies received so far (`ruby_total`; `sapphire_total` is its deprecated alias).',
+    'Opinions the key owner backed, newest first: seat `seq`, price paid and `ruby_total` received (`sapphire_total`: deprecated alias).',
   localised: true,
   rest: { method: 'GET', path: '/me/backed-opinions' },
   input: PagingInput,
@@ -152,7 +149,7 @@ export const listMyTopics = defineOperation({
     'moderation, with `moderation_note` saying why moderation acted.',
   localised: true,
   rest: { method: 'GET', path: '/me/topics' },
-  input: z.object({ type: TopicTypeParam, ...Paging }),
+  input: z.strictObject({ type: TopicTypeParam, ...Paging }),
   output: OwnerTopicList,
   async execute(ctx, input) {
     const offset = ctx.services.cursors.offsetOf(input.cursor);

@@ -1,5 +1,5 @@
 /**
- * GET /search (SPEC 4.2 rule 7; DECISIONS.md section 1). `type=all` is a fixed-size preview
+ * GET /search (docs/contract/reads.md#search). `type=all` is a fixed-size preview
  * mixing both kinds (no pagination); `type=prediction|poll` paginates.
  */
 import { z } from 'zod';
@@ -14,6 +14,18 @@ import { defineOperation } from '../operation.ts';
 import { Paging } from '../params.ts';
 import { MechanismParam, pricingModelOf } from '../topics/list-topics.ts';
 
+/**
+ * docs/contract/reads.md#search: with `type=all` (also the default) `cursor` and `limit` are ignored, so they
+ * are dropped before validation rather than refused when out of range.
+ */
+function ignorePagingOfPreview(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const { type } = raw as { type?: unknown };
+  if (type !== undefined && type !== 'all') return raw;
+  const { cursor: _cursor, limit: _limit, ...rest } = raw as Record<string, unknown>;
+  return rest;
+}
+
 /** Items of each kind in the `type=all` preview (so at most twice this in all). */
 export const SEARCH_PREVIEW_PER_KIND = 5;
 
@@ -21,26 +33,27 @@ export const searchTopics = defineOperation({
   name: 'search_topics',
   title: 'Search topics',
   description:
-    'Searches predictions and polls by keyword (`q`, 1–100 characters). With `type=all` (default) it returns a fixed-size ' +
-    `preview mixing both kinds (up to ${SEARCH_PREVIEW_PER_KIND} of each; no pagination: cursor and limit are ignored). ` +
-    'Use `type=prediction` or `type=poll` to page through one kind. Predictions default to the tradable v21_lmsr ' +
-    'mechanism (`mechanism` to change). Returns topic cards; use get_topic with an `id` for detail.',
+    'Searches predictions and polls by keyword. `type=all` (default) returns a short preview of both kinds with no pagination; ' +
+    '`type=prediction` or `poll` pages through one kind. Returns topic cards; get_topic gives the detail.',
   scope: 'read',
   kind: 'read',
+  limit: 'search',
   localised: true,
   rest: { method: 'GET', path: '/search' },
   mcp: true,
-  input: z.object({
-    q: z
-      .string()
-      .trim()
-      .min(1, 'required: 1 to 100 characters')
-      .max(100, 'at most 100 characters')
-      .meta({ description: 'Keywords, 1 to 100 characters.' }),
-    type: z.enum(['all', 'prediction', 'poll']).default('all').meta({ description: '`all` (default preview), `prediction` or `poll`.' }),
-    mechanism: MechanismParam,
-    ...Paging,
-  }),
+  input: z.preprocess(
+    ignorePagingOfPreview,
+    z.strictObject({
+      q: z.string().trim().min(1).max(100).meta({ description: 'Keywords, 1 to 100 characters (surrounding spaces are ignored).' }),
+      type: z
+        .enum(['all', 'prediction', 'poll'])
+        .default('all')
+        .meta({ description: '`all` (default): a fixed-size preview of both kinds, without pagination; `prediction` or `poll`: one kind, paginated.' }),
+      mechanism: MechanismParam,
+      cursor: Paging.cursor.meta({ description: 'Opaque cursor from a previous `next_cursor`. Ignored with `type=all`.' }),
+      limit: Paging.limit.meta({ description: 'Page size, 1 to 100 (default 20). Ignored with `type=all`.' }),
+    }),
+  ),
   output: TopicList,
   async execute(ctx, input) {
     const m = mapContextOf(ctx);

@@ -14,10 +14,11 @@ export const getPriceHistory = defineOperation({
   description: 'Probability of each option over time for a prediction, oldest point first; `range` 1d, 1w or all (default). A poll id is not found.',
   scope: 'read',
   kind: 'read',
+  limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/topics/{topic_id}/price-history' },
   mcp: false,
-  input: z.object({
+  input: z.strictObject({
     topic_id: TopicId,
     range: z.enum(['1d', '1w', 'all']).default('all').meta({ description: 'Time range: 1d, 1w or all (default).' }),
   }),

@@ -10,16 +10,15 @@ export const getTopic = defineOperation({
   name: 'get_topic',
   title: 'Get a topic',
   description:
-    'Returns one topic (prediction or poll) in full: the card fields plus description, images, category, attribution, ' +
-    'and for predictions the mechanism, stake rules (min/max/default coins), ruby boost and each option\'s current ' +
-    '`implied_price`. `topic_id` comes from list_topics, search_topics or a watchlist/position. Optional `type` ' +
-    '(prediction or poll) is a hint of which kind to look up first.',
+    'One topic in full: the card plus description, images, category and, for predictions, the mechanism, `stake_rules` ' +
+    '(min/max/default coins), `ruby_boost` and each option\'s current `implied_price`. Read these before preview_order.',
   scope: 'read',
   kind: 'read',
+  limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topics/{topic_id}' },
   mcp: true,
-  input: z.object({
+  input: z.strictObject({
     topic_id: TopicId,
     type: z.enum(['prediction', 'poll']).optional().meta({ description: 'Hint: which kind of topic to look up first.' }),
   }),

@@ -16,15 +16,15 @@ export const listTopicOpinions = defineOperation({
   name: 'list_topic_opinions',
   title: 'List opinions on a topic',
   description:
-    'Lists the top-level opinions (comments) of a topic, newest first, with author, text, likes, reply count and the ' +
-    'author\'s position. Replies are not inlined. On a poll the opinions may be vote-gated: then `data` is empty and ' +
-    '`gated` is true. An opinion `id` from here is what preview_back takes as `opinion_id` (predictions only).',
+    'Top-level opinions (comments) of a topic, newest first, with author, likes, reply count and the author\'s position. ' +
+    'A vote-gated poll answers empty `data` with `gated: true`. An opinion `id` is the `opinion_id` of preview_back.',
   scope: 'read',
   kind: 'read',
+  limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topics/{topic_id}/comments' },
   mcp: true,
-  input: z.object({ topic_id: TopicId, ...Paging }),
+  input: z.strictObject({ topic_id: TopicId, ...Paging }),
   pathParams: ['topic_id'],
   output: CommentList,
   async execute(ctx, input) {

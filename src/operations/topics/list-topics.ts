@@ -1,5 +1,5 @@
 /**
- * GET /topics (SPEC 4.2 rules 1–3; DECISIONS.md section 1). Predictions and polls are separate
+ * GET /topics (docs/contract/reads.md#list-topics). Predictions and polls are separate
  * lists from separate services, never mixed. Poll-only misuse is refused, naming the parameter.
  */
 import { z } from 'zod';
@@ -37,17 +37,15 @@ export const listTopics = defineOperation({
   name: 'list_topics',
   title: 'List topics',
   description:
-    'Lists topics of one kind: predictions (default) or polls, never mixed. Returns topic cards (title, status, options ' +
-    'with probabilities, creator, counts) and a cursor for the next page. Filters: `status` (open by default; closed, ' +
-    'resolved, refunded for predictions), `sort` (trending, newest, ending_soon — predictions only), `zone` (a zone slug, ' +
-    'predictions only), `category_id` (from list_topic_categories), `mechanism` (predictions; default v21_lmsr). ' +
-    'Polls support only status=open. Use get_topic with a card\'s `id` for the full detail.',
+    'Lists topic cards of one kind, predictions (default) or polls, never mixed, with a cursor for the next page. ' +
+    'Browse, filter (status, sort, zone, category, mechanism) and then call get_topic with a card `id` for the detail.',
   scope: 'read',
   kind: 'read',
+  limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topics' },
   mcp: true,
-  input: z.object({
+  input: z.strictObject({
     type: TopicTypeParam,
     sort: z.enum(['trending', 'newest', 'ending_soon']).default('trending').meta({ description: 'Order of the list.' }),
     status: z

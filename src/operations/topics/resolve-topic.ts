@@ -1,5 +1,5 @@
 /**
- * Finding a topic by id across the two backend services (SPEC 4.2: prediction first, then poll,
+ * Finding a topic by id across the two backend services (docs/contract/reads.md#topic-lookup: prediction first, then poll,
  * unless the caller hints the type). Missing, moderation-hidden and wrong-kind topics are all
  * the same `404 NOT_FOUND`, and they cost the same backend calls: both services are asked
  * before a 404 is answered, so neither the body nor the timing tells them apart.
@@ -9,7 +9,7 @@ import * as poll from '../../upstream/api/poll.api.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
 import { isUpstreamNotFound } from '../../upstream/errors.ts';
 import type { MarketDetail, PollDetail } from '../../upstream/internal-api.ts';
-import type { BoundUpstream } from '../operation.ts';
+import type { BoundUpstream } from '../../upstream/bound.ts';
 
 export type ResolvedTopic = { type: 'prediction'; market: MarketDetail } | { type: 'poll'; poll: PollDetail };
 export type TopicKind = ResolvedTopic['type'];

@@ -1,5 +1,5 @@
 /**
- * GET /users/{handle}/topics (SPEC 4.2 rule 6): a leading `@` is tolerated; a list the user
+ * GET /users/{handle}/topics (docs/contract/reads.md#user-topics): a leading `@` is tolerated; a list the user
  * hides is empty with `hidden: true`; an unknown handle is 404.
  */
 import { z } from 'zod';
@@ -17,10 +17,11 @@ export const listUserTopics = defineOperation({
   description: 'Topics created by a user, one kind at a time (`type`, default prediction). When the user hides the list, `data` is empty and `hidden` is true.',
   scope: 'read',
   kind: 'read',
+  limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/users/{handle}/topics' },
   mcp: false,
-  input: z.object({
+  input: z.strictObject({
     handle: z
       .string()
       .transform((h) => h.replace(/^@/, ''))

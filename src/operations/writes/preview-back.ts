@@ -1,5 +1,5 @@
 /**
- * POST /opinions/{opinion_id}/back-preview (MCP preview_back): SPEC 2.12, 4.1. Nothing is
+ * POST /opinions/{opinion_id}/back-preview (MCP preview_back): docs/contract/writes.md#back-preview. Nothing is
  * charged. The token binds the opinion, its topic, and the seat and price the owner would take
  * now; back_opinion then buys that seat at that price or nothing.
  */
@@ -35,13 +35,14 @@ export const previewBack = defineOperation({
   name: 'preview_back',
   title: 'Preview backing an opinion',
   description:
-    'Checks whether the key owner can back another user\'s opinion on a prediction (buy the next seat of its backing relay), without backing it: returns `can_back`, a `summary` ' +
-    '(topic, opinion excerpt and author, `backer_count`, `my_seq_if_now` = the seat the owner would take, `price_coins`, balance before and after, `max_relay_payback_rubies` = the most this seat can get back if two more backers follow, nothing if nobody follows, and close time) and, when possible, a `confirm_token` for `back_opinion`. ' +
-    'Use it when the user wants to back an opinion. `opinion_id` is the `id` of an opinion from `list_topic_opinions`; `topic_id` is the topic it belongs to (a mismatch is 404 OPINION_NOT_FOUND). ' +
-    'Reasons when not possible: OPINION_INACTIVE (deleted, or its relay is broken), TOPIC_CLOSED, ALREADY_BACKED (already in the relay, or the owner\'s own opinion), OPINION_BACK_FULL, INSUFFICIENT_BALANCE. ' +
+    'Checks whether the key owner can back another user\'s opinion (buy the next seat of its relay): `can_back`, a `summary` ' +
+    '(seat `my_seq_if_now`, `price_coins`, balances, `max_relay_payback_rubies` = the most this seat gets back if two more backers follow, nothing if none do) ' +
+    'and, when possible, a `confirm_token` for back_opinion. `topic_id` is the topic of the opinion. ' +
+    'Reasons: OPINION_INACTIVE, TOPIC_CLOSED, ALREADY_BACKED, OPINION_BACK_FULL, INSUFFICIENT_BALANCE. ' +
     CONFIRM_FLOW_NOTE,
   scope: 'write',
   kind: 'preview',
+  limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/opinions/{opinion_id}/back-preview' },
   mcp: true,

@@ -1,5 +1,5 @@
 /**
- * POST /topics/{topic_id}/opinion-preview (MCP preview_opinion): SPEC 2.11, 4.1. Nothing is
+ * POST /topics/{topic_id}/opinion-preview (MCP preview_opinion): docs/contract/writes.md#opinion-preview. Nothing is
  * charged. The side is resolved from the owner's position, never declared by the client; the
  * token binds the topic, the (trimmed) text, the opinion replied to, the side and the fee.
  */
@@ -38,15 +38,14 @@ export const previewOpinion = defineOperation({
   name: 'preview_opinion',
   title: 'Preview an opinion on a prediction',
   description:
-    'Checks whether the key owner can publish an opinion (a comment tied to their position) on a prediction topic, without publishing it: returns `can_publish`, a `summary` ' +
-    '(topic title, `fee_coins` charged on publishing, `balance_after`, `side_option_label` = the option the owner staked on, `content_preview`, `reply_to`) and, when possible, a `confirm_token` for `publish_opinion`. ' +
-    'Use it when the user wants to post an opinion on a prediction they hold a position on. `topic_id` comes from `list_topics`, `search_topics` or `get_topic` (polls have no opinions: a poll id is 404). ' +
-    '`content` is the user\'s text, 1 to 500 characters; `reply_to_opinion_id` (optional) is the `id` of an opinion of the same topic from `list_topic_opinions`. The side is taken from the owner\'s position and cannot be chosen. ' +
-    'Reasons when not possible: TOPIC_CLOSED, NO_POSITION (no position on the topic, or it was sold in the app), SIDE_REQUIRED (the position names no single option), CONTENT_INVALID (empty or over 500 characters). ' +
-    'Publishing charges `fee_coins`. ' +
+    'Checks whether the key owner can publish an opinion on a prediction they hold a position on: `can_publish`, a `summary` ' +
+    '(`fee_coins` charged on publishing, `balance_after`, `side_option_label` = their staked option, never chosen) and, when possible, a `confirm_token` for publish_opinion. ' +
+    '`content`: the user\'s text, 1 to 500 characters; `reply_to_opinion_id`: optional, an opinion of the same topic. ' +
+    'Reasons: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INVALID. ' +
     CONFIRM_FLOW_NOTE,
   scope: 'write',
   kind: 'preview',
+  limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/topics/{topic_id}/opinion-preview' },
   mcp: true,

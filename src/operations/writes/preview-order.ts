@@ -1,5 +1,5 @@
 /**
- * POST /topics/{topic_id}/order-preview (MCP preview_order): SPEC 2.10, 4.1. Nothing is
+ * POST /topics/{topic_id}/order-preview (MCP preview_order): docs/contract/writes.md#order-preview. Nothing is
  * charged; when the order is possible the answer carries a confirm token binding the user, the
  * key, the topic, the option, the stake and the quoted units.
  */
@@ -39,16 +39,15 @@ export const previewOrder = defineOperation({
   name: 'preview_order',
   title: 'Preview an order (stake on a prediction option)',
   description:
-    'Quotes an order of the key owner on one option of a prediction topic, without placing it: returns `can_place`, a `summary` ' +
-    '(topic and option, `stake_coins`, balance before and after, `price_now`, `price_after`, `avg_price`, `payout_if_correct_rubies`, `ruby_multiplier`, close time, mechanism) and, when the order is possible, a `confirm_token` for `place_order`. ' +
-    'Use it whenever the user wants to stake coins on a prediction. `topic_id` comes from `list_topics`, `search_topics` or `get_topic`; `option_id` is the `id` of one of that topic\'s `options`. ' +
-    '`amount_coins` is the stake in whole coins exactly as the user stated it: never choose, infer, round or adjust a stake yourself; if the user gave no amount, ask them. ' +
-    'When omitted the topic\'s `stake_rules.default_coins` is used (a fallback, not a suggestion). An amount outside the topic\'s `stake_rules` gives `reason: STAKE_OUT_OF_RANGE` with the allowed range in `details`; tell the user and let them choose. ' +
-    'Other reasons: TOPIC_CLOSED, ALREADY_STAKED (one order per topic, a position sold in the app included), MECHANISM_UNSUPPORTED (legacy v2_share topics), INSUFFICIENT_BALANCE. ' +
-    'The payout is `units × ruby_multiplier` rubies if the option wins, a guaranteed minimum; the stake is not returned. ' +
+    'Quotes an order on one option of a prediction without placing it: `can_place`, a `summary` (stake, balances, prices, ' +
+    '`payout_if_correct_rubies` = units × `ruby_multiplier` if the option wins, a guaranteed minimum; the stake is not returned) ' +
+    'and, when possible, a `confirm_token` for place_order. `option_id` is an `id` of the topic\'s `options`. ' +
+    '`amount_coins` is exactly what the user stated: never choose, infer or round a stake; if they stated none, ask (omitted: `stake_rules.default_coins`, a fallback). ' +
+    'Reasons: TOPIC_CLOSED, ALREADY_STAKED (one order per topic), MECHANISM_UNSUPPORTED, STAKE_OUT_OF_RANGE (range in `details`: let the user choose), INSUFFICIENT_BALANCE. ' +
     CONFIRM_FLOW_NOTE,
   scope: 'write',
   kind: 'preview',
+  limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/topics/{topic_id}/order-preview' },
   mcp: true,
@@ -84,7 +83,7 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOrder
   const mapCtx = mapContextOf(ctx);
   const base = { market, outcome, stakeCoins: stake, balanceCoins: balance };
 
-  // STAKE_OUT_OF_RANGE and MECHANISM_UNSUPPORTED: no fill figures (SPEC 4.1 rules 4, 5), empty
+  // STAKE_OUT_OF_RANGE and MECHANISM_UNSUPPORTED: no fill figures (docs/contract/writes.md#order-preview-figures), empty
   // strings with price_now the current price.
   if (reason === 'STAKE_OUT_OF_RANGE' || reason === 'MECHANISM_UNSUPPORTED') {
     const summary = mapOrderSummary({ ...base, quote: null, canPlace: false }, mapCtx);
@@ -98,7 +97,11 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOrder
   if (reason === 'TOPIC_CLOSED' || reason === 'ALREADY_STAKED') {
     const quote =
       market.pricingModel === 'LMSR'
-        ? await prediction.quote(ctx.upstream, market.marketId, { outcomeId: outcome.outcomeId, stake }).catch(() => null)
+        ? await prediction.quote(ctx.upstream, market.marketId, { outcomeId: outcome.outcomeId, stake }).catch((err: unknown) => {
+            // Safe to drop: the preview is refused anyway, and its figures are only informative.
+            ctx.log.debug({ err: (err as Error).message, topicId: market.marketId }, 'no quote for a refused order preview');
+            return null;
+          })
         : null;
     const figures = quote === null ? null : orderFigures(quote, stake);
     const summary = mapOrderSummary({ ...base, quote: figures === null ? null : quote, canPlace: false }, mapCtx);

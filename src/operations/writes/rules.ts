@@ -1,5 +1,5 @@
 /**
- * The preview rules of SPEC 4.1, as pure functions: which reason wins, and the figures of an
+ * The preview rules (docs/contract/writes.md#previews), as pure functions: which reason wins, and the figures of an
  * order's fill. The operations gather the facts from the backend; these decide. docs/writes.md
  * has the same tables in prose, and test/operations/writes/rules.test.ts holds them to it.
  */
@@ -14,7 +14,7 @@ import type { Quote } from '../../upstream/internal-api.ts';
 export interface OrderFacts {
   /** The market is not ACTIVE, or past its deadline. */
   closed: boolean;
-  /** The owner has a holding on the market, sold ones included (SPEC 1.3 rule 3, 3.4). */
+  /** The owner has a holding on the market, sold ones included (docs/contract/trading.md#one-order). */
   staked: boolean;
   /** v2_share (SHARE_POOL) markets are readable only. */
   mechanismSupported: boolean;

@@ -1,5 +1,5 @@
 /**
- * Pieces shared by the six write operations (SPEC 1.2, 3.3, 4.1; docs/writes.md): issuing a
+ * Pieces shared by the six write operations (docs/contract/writes.md#two-phase-flow; docs/writes.md): issuing a
  * confirm token for a preview, reading back what a token binds, the backend idempotency keys,
  * and the small reads every preview makes (the owner's coin balance, whether a topic is open).
  */
@@ -71,9 +71,9 @@ export function isClosed(state: MarketState, deadline: number, now: number): boo
   return state !== 'ACTIVE' || deadline <= now;
 }
 
-/** Sentences shared by the tool descriptions. */
+/** Sentences shared by the tool descriptions (the server's instructions say it at length). */
 export const CONFIRM_FLOW_NOTE =
-  'Nothing is charged by a preview. When the action is possible the answer carries `confirm_token` (valid 5 minutes) and `expires_at`; otherwise `reason` says why not and there is no token. ' +
-  'Show the whole `summary` to the user and obtain their explicit confirmation before calling the executing tool; never call it on your own initiative. ' +
-  'Never choose, infer or round a stake or any other amount for the user: if they did not state it, ask them. ' +
-  '`confirm_token` is the only input of the executing tool: to change anything, preview again.';
+  'Charges nothing. Show the user the whole `summary` and get their explicit confirmation before the executing tool, ' +
+  'whose only input is this `confirm_token` (valid 5 minutes); to change anything, preview again.';
+
+export const EXECUTION_NOTE = 'Call it only after the user explicitly confirmed the preview\'s summary, with only the `confirm_token` of that preview. ';

@@ -5,9 +5,10 @@
  * server per request, so anything built there is paid on every call).
  */
 import { z } from 'zod';
-import type { Scope } from '../auth/caller.ts';
-import { LANGUAGES } from '../i18n/languages.ts';
-import type { Operation } from '../operations/operation.ts';
+import type { Scope } from '../../auth/caller.ts';
+import { LANGUAGES } from '../../i18n/languages.ts';
+import type { Operation } from '../../operations/operation.ts';
+import { compactInputSchema, compactOutputSchema } from './compact-schema.ts';
 
 export const REQUIRES_USER_INTERACTION = 'openpm/requiresUserInteraction';
 
@@ -17,7 +18,7 @@ export interface ToolDefinition {
   description: string;
   inputSchema: { type: 'object'; [k: string]: unknown };
   outputSchema: { type: 'object'; [k: string]: unknown };
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint?: boolean; openWorldHint: boolean };
   _meta?: Record<string, unknown>;
 }
 
@@ -26,15 +27,14 @@ export interface Tool {
   operation: Operation;
 }
 
+/** No enum: aliases fold onto a supported code (docs/mcp.md#language), so any string is sent. */
 const LANGUAGE_PROPERTY = {
   type: 'string',
-  description:
-    `Language of titles, options and opinion text. Supported: ${LANGUAGES.join(', ')}; ` +
-    'aliases such as "zh", "zh-Hant" or "en-US" fold onto the closest one. Default en.',
+  description: `Language: ${LANGUAGES.join(', ')} (default en).`,
 };
 
 export function toolFor(op: Operation): Tool {
-  const input = jsonSchemaOf(op.input, 'input');
+  const input = compactInputSchema(jsonSchemaOf(op.input, 'input'));
   if (op.localised) input['properties'] = { ...(input['properties'] as object), language: LANGUAGE_PROPERTY };
   const executing = op.kind === 'execute';
   const definition: ToolDefinition = {
@@ -42,12 +42,12 @@ export function toolFor(op: Operation): Tool {
     title: op.title,
     description: op.description,
     inputSchema: input,
-    outputSchema: jsonSchemaOf(op.output, 'output'),
+    outputSchema: compactOutputSchema(jsonSchemaOf(op.output, 'output')),
+    // The title travels once, at the top level (annotations.title predates it).
     annotations: {
-      title: op.title,
       readOnlyHint: !executing,
       destructiveHint: executing,
-      ...(executing ? { idempotentHint: op.name !== 'publish_opinion' } : {}),
+      ...(op.execution !== undefined ? { idempotentHint: op.execution.retry === 'replay' } : {}),
       openWorldHint: false,
     },
   };
@@ -55,21 +55,31 @@ export function toolFor(op: Operation): Tool {
   return { definition, operation: op };
 }
 
-/** The tool catalogues per scope set, built once. */
+/** The tool catalogues per scope set, built once, with their `tools/list` answers. */
 export class ToolRegistry {
   readonly read: readonly Tool[];
   readonly readWrite: readonly Tool[];
   readonly #byName: ReadonlyMap<string, Tool>;
+  readonly #listings: { read: { tools: ToolDefinition[] }; readWrite: { tools: ToolDefinition[] } };
 
   constructor(operations: readonly Operation[]) {
     const tools = operations.filter((op) => op.mcp).map(toolFor);
     this.readWrite = tools;
     this.read = tools.filter((t) => t.operation.scope === 'read');
     this.#byName = new Map(tools.map((t) => [t.definition.name, t]));
+    this.#listings = {
+      read: { tools: this.read.map((t) => t.definition) },
+      readWrite: { tools: this.readWrite.map((t) => t.definition) },
+    };
   }
 
   visibleTo(scopes: ReadonlySet<Scope>): readonly Tool[] {
     return scopes.has('write') ? this.readWrite : this.read;
+  }
+
+  /** The `tools/list` result for a caller: a read key never sees the write tools. */
+  listingFor(scopes: ReadonlySet<Scope>): { tools: ToolDefinition[] } {
+    return scopes.has('write') ? this.#listings.readWrite : this.#listings.read;
   }
 
   /** A tool the caller may see and call; a tool outside its scopes does not exist for it. */

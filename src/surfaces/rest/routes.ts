@@ -1,63 +1,64 @@
 /**
- * The REST surface: one Fastify route per operation, all under /open/v1. The adapter gathers
- * the parameters (path, query, body) under their REST names, validates them with the
- * operation's input schema, negotiates the language and runs the operation.
+ * The REST surface: one Fastify route per operation, all under /open/v1. The adapter only
+ * translates transport: it gathers the parameters (path, query, body) under their REST names,
+ * negotiates the language from Accept-Language, and hands the call to the invocation pipeline
+ * (src/operations/invoke.ts), which applies limits, scope, the kill switch, validation and the
+ * operation itself. Errors leave through the app's error handler as the contract envelope.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError } from '../errors/api-error.ts';
-import { forbiddenScope } from '../auth/challenge.ts';
-import { hasScope } from '../auth/caller.ts';
-import { requireCaller } from '../auth/plugin.ts';
-import { negotiateAcceptLanguage } from '../i18n/accept-language.ts';
-import { operationContext, type Operation } from '../operations/operation.ts';
-import type { Services } from '../services.ts';
-import { validateInput } from '../operations/validate-input.ts';
-import { limitClassOf } from '../limits/limiter.ts';
-import { rateLimited } from '../limits/decision.ts';
-import { writesDisabled } from '../operations/writes-gate.ts';
+import { ApiError } from '../../errors/api-error.ts';
+import { requireCaller } from '../../auth/plugin.ts';
+import { negotiateAcceptLanguage } from '../../i18n/accept-language.ts';
+import type { Operation } from '../../operations/operation.ts';
+import type { Pipeline } from '../../operations/invoke.ts';
 
 export interface RestRoutesOptions {
-  services: Services;
+  pipeline: Pipeline;
   operations: readonly Operation[];
 }
 
 export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions): Promise<void> {
+  const { pipeline } = opts;
+  // Requests whose call reached the pipeline (and so was counted there).
+  const counted = new WeakSet<FastifyRequest>();
   for (const op of opts.operations) {
     const integerFields = integerFieldsOf(op.input);
-    const limitClass = limitClassOf(op);
-    const limiter = opts.services.limiter;
     app.route({
       method: op.rest.method,
       url: toFastifyPath(op.rest.path),
-      // Runs after authentication and before the body is read: every request counts, whatever
-      // its outcome, except one refused here (DECISIONS.md section 8).
-      onRequest:
-        limiter === null
-          ? []
-          : [
-              async (request: FastifyRequest, reply: FastifyReply) => {
-                const decision = await limiter.check(requireCaller(request).keyId, limitClass);
-                if (decision === null) return;
-                reply.headers(decision.headers);
-                if (!decision.allowed) throw rateLimited(decision);
-              },
-            ],
+      // A body that cannot be read (not JSON, over 16 KiB) fails before the handler; the call
+      // still counts against the caller's limits, like any other outcome.
+      onError: async (request: FastifyRequest) => {
+        if (request.caller === null || counted.has(request)) return;
+        counted.add(request);
+        await pipeline.meter(request.caller, op.limit).catch(() => undefined);
+      },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        counted.add(request);
         const caller = requireCaller(request);
-        if (!hasScope(caller, op.scope)) throw forbiddenScope(op.scope);
-        if (op.scope === 'write' && writesDisabled(opts.services)) throw new ApiError('SERVICE_DISABLED');
-        const raw = gatherInput(op, request, integerFields);
-        const input = validateInput(op, raw, 'rest');
+        let raw: Record<string, unknown>;
+        try {
+          raw = gatherInput(op, request, integerFields);
+        } catch (err) {
+          await pipeline.meter(caller, op.limit); // a malformed request counts too
+          throw err;
+        }
         const lang = negotiateAcceptLanguage(request.headers['accept-language']);
-        const ctx = operationContext(opts.services, { caller, lang, requestId: request.id, log: request.log });
-        const result = await op.execute(ctx, input);
+        const result = await pipeline.invoke(op, raw, {
+          caller,
+          requestId: request.id,
+          log: request.log,
+          surface: 'rest',
+          language: lang,
+          onMetered: (headers) => reply.headers(headers),
+        });
         if (op.localised) {
-          reply.header('content-language', lang);
+          reply.header('content-language', result.lang);
           const vary = reply.getHeader('vary');
           reply.header('vary', vary === undefined ? 'Accept-Language' : `${String(vary)}, Accept-Language`);
         }
-        return reply.code(result.status ?? 200).send(result.body);
+        return reply.code(result.status).send(result.body);
       },
     });
   }

@@ -1,0 +1,122 @@
+/**
+ * The one invocation pipeline: every call of an operation, from REST or MCP, single or one of a
+ * JSON-RPC batch, passes the same gates in the same order, so no surface can skip one.
+ *
+ *   1. per-key limits: one unit of the operation's declared limit class (refused: 429, nothing
+ *      consumed); counted before anything else, so every call counts whatever its outcome;
+ *   2. scope (403 FORBIDDEN_SCOPE);
+ *   3. the writes kill switch (503 SERVICE_DISABLED for write operations);
+ *   4. language: negotiated by REST from Accept-Language, or MCP's `language` argument folded;
+ *   5. input validation with the operation's (strict) schema: 400 INVALID_ARGUMENT naming the
+ *      field, or 404 for a malformed path id;
+ *   6. execution, then per-operation metrics and, for failures, one log line.
+ *
+ * The surfaces only translate transport in (parameters, body, arguments) and errors out (the
+ * REST envelope, an MCP `isError` result).
+ */
+import { hasScope, type Caller } from '../auth/caller.ts';
+import { forbiddenScope } from '../auth/challenge.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { toApiError } from '../http/error-handler.ts';
+import { foldLanguage } from '../i18n/fold.ts';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../i18n/languages.ts';
+import { rateLimited } from '../limits/decision.ts';
+import type { LimitClass } from '../limits/windows.ts';
+import type { Surface } from '../metrics/metrics.ts';
+import type { Services } from '../services.ts';
+import { operationContext, operationDeps, type Operation, type OperationDeps, type OperationLogger } from './operation.ts';
+import { validateInput } from './validate-input.ts';
+import { writesDisabled } from './writes-gate.ts';
+
+/** Who calls, from where: what a surface knows of one call besides its raw input. */
+export interface Invocation {
+  caller: Caller;
+  requestId: string;
+  log: OperationLogger;
+  surface: Exclude<Surface, 'other'>;
+  /** REST passes the language negotiated from Accept-Language; MCP reads the `language` argument. */
+  language: Language | 'argument';
+  /** Receives the X-RateLimit-* headers once the call is counted (REST sets them on the reply). */
+  onMetered?: (headers: Record<string, string>) => void;
+}
+
+export interface Invoked {
+  status: number;
+  body: unknown;
+  /** The language the answer was written in (REST sends it as Content-Language). */
+  lang: Language;
+}
+
+export type Pipeline = Pick<Invoker, 'invoke' | 'meter'>;
+
+export class Invoker {
+  readonly #services: Services;
+  readonly #deps: OperationDeps;
+
+  constructor(services: Services) {
+    this.#services = services;
+    this.#deps = operationDeps(services);
+  }
+
+  /**
+   * Count one unit of `cls` for the caller: the limit gate, also used by the MCP surface for
+   * messages that are not operation calls (initialize, tools/list, an unknown tool) and by both
+   * surfaces for requests whose body never reached the pipeline (unparseable, oversized).
+   * Returns the X-RateLimit-* headers; throws 429 RATE_LIMITED when refused.
+   */
+  async meter(caller: Caller, cls: LimitClass): Promise<Record<string, string>> {
+    const limiter = this.#services.limiter;
+    if (limiter === null) return {};
+    const decision = await limiter.check(caller.keyId, cls);
+    if (decision === null) return {};
+    if (!decision.allowed) throw rateLimited(decision);
+    return decision.headers;
+  }
+
+  async invoke(op: Operation, raw: Record<string, unknown>, call: Invocation): Promise<Invoked> {
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      const headers = await this.meter(call.caller, op.limit);
+      call.onMetered?.(headers);
+      if (!hasScope(call.caller, op.scope)) throw forbiddenScope(op.scope);
+      if (op.scope === 'write' && writesDisabled(this.#services)) throw new ApiError('SERVICE_DISABLED');
+      const lang = call.language === 'argument' ? languageArgument(op, raw) : call.language;
+      const input = validateInput(op, raw, call.surface);
+      const ctx = operationContext(this.#deps, this.#services.upstream, { caller: call.caller, lang, requestId: call.requestId, log: call.log });
+      const result = await op.execute(ctx, input);
+      return { status: result.status ?? 200, body: result.body, lang };
+    } catch (err) {
+      const apiError = toApiError(err);
+      outcome = apiError.code;
+      if (apiError.code === 'INTERNAL') {
+        call.log.error({ err: apiError.cause ?? err, operation: op.name, surface: call.surface }, 'operation failed');
+      } else if (apiError.status >= 500) {
+        call.log.warn({ code: apiError.code, operation: op.name, surface: call.surface }, 'operation refused');
+      }
+      throw apiError;
+    } finally {
+      this.#services.metrics.operation(op.name, call.surface, outcome, (performance.now() - started) / 1000);
+    }
+  }
+}
+
+/**
+ * MCP's `language` argument (docs/mcp.md): taken out of the arguments of a localised tool and
+ * folded onto a supported code; anything else is refused naming the supported codes. A tool that
+ * is not localised declares no `language`, so there it is an unknown argument like any other.
+ */
+function languageArgument(op: Operation, args: Record<string, unknown>): Language {
+  if (!op.localised || !('language' in args)) return DEFAULT_LANGUAGE;
+  const raw = args['language'];
+  delete args['language'];
+  if (raw === undefined || raw === null) return DEFAULT_LANGUAGE;
+  const folded = typeof raw === 'string' ? foldLanguage(raw) : null;
+  if (folded === null) {
+    throw new ApiError('INVALID_ARGUMENT', {
+      message: `language: unsupported value; use one of ${LANGUAGES.join(', ')}.`,
+      details: { field: 'language', supported: [...LANGUAGES] },
+    });
+  }
+  return folded;
+}

@@ -1,0 +1,112 @@
+/**
+ * The per-request MCP server (stateless Streamable HTTP: the SDK refuses to reuse a server or a
+ * transport across requests). A low-level `Server` whose `tools/list` and `tools/call` are
+ * answered by one fallback handler over definitions built once at start-up, so nothing is
+ * converted, compiled or re-validated per request, and malformed `tools/call` params are a
+ * readable `-32602` instead of the SDK's raw schema dump.
+ *
+ * Every tool call goes through the invocation pipeline (src/operations/invoke.ts), exactly like
+ * its REST route: the result carries the REST response JSON, and a contract error is an
+ * `isError` result holding the REST error envelope (docs/mcp.md).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Caller } from '../../auth/caller.ts';
+import { toApiError } from '../../http/error-handler.ts';
+import type { Pipeline } from '../../operations/invoke.ts';
+import type { OperationLogger } from '../../operations/operation.ts';
+import { SERVER_INSTRUCTIONS } from './instructions.ts';
+import type { ToolRegistry } from './tools.ts';
+
+export const SERVER_INFO = { name: 'open-prediction-market', version: '2.1.0' } as const;
+
+export interface McpRequestContext {
+  caller: Caller;
+  requestId: string;
+  log: OperationLogger;
+  pipeline: Pipeline;
+  registry: ToolRegistry;
+  /** Receives the X-RateLimit-* headers of each counted call (the HTTP reply carries the last). */
+  onMetered(headers: Record<string, string>): void;
+}
+
+/**
+ * One validator for every per-request server: the SDK would otherwise build a new Ajv instance
+ * for each (it validates elicitation answers, which this server never requests).
+ */
+const sharedValidator = new AjvJsonSchemaValidator();
+
+/** `tools/call` params as the protocol defines them; anything else is -32602. */
+const CallParams = z.looseObject({
+  name: z.string({ error: 'params.name must be the name of a tool (a string).' }).min(1, 'params.name must not be empty.'),
+  arguments: z
+    .record(z.string(), z.unknown(), { error: 'params.arguments must be an object of named arguments.' })
+    .optional(),
+});
+
+/** A tool name is echoed only as far as a real one could reach. */
+const MAX_ECHOED_NAME = 64;
+
+export function createMcpServer(ctx: McpRequestContext): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: SERVER_INSTRUCTIONS,
+    jsonSchemaValidator: sharedValidator,
+  });
+  const listing = ctx.registry.listingFor(ctx.caller.scopes);
+
+  server.fallbackRequestHandler = async (request) => {
+    if (request.method === 'tools/list') return listing;
+    if (request.method === 'tools/call') return callTool(ctx, request.params);
+    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method.slice(0, MAX_ECHOED_NAME)}`);
+  };
+  return server;
+}
+
+async function callTool(ctx: McpRequestContext, rawParams: unknown): Promise<CallToolResult> {
+  const parsed = CallParams.safeParse(rawParams ?? null);
+  const params = parsed.success ? parsed.data : undefined;
+  const tool = params === undefined ? undefined : ctx.registry.find(params.name, ctx.caller.scopes);
+  if (tool === undefined || params === undefined) {
+    // Not an operation call, but a message all the same: it counts as a read.
+    try {
+      ctx.onMetered(await ctx.pipeline.meter(ctx.caller, 'read'));
+    } catch (err) {
+      return errorResult(err);
+    }
+    if (params === undefined) throw new McpError(ErrorCode.InvalidParams, paramsProblem(parsed.error));
+    // A tool outside the caller's scopes is unknown to it: listed nowhere, never run.
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, MAX_ECHOED_NAME)}`);
+  }
+  try {
+    const result = await ctx.pipeline.invoke(
+      tool.operation,
+      { ...params.arguments },
+      {
+        caller: ctx.caller,
+        requestId: ctx.requestId,
+        log: ctx.log,
+        surface: 'mcp',
+        language: 'argument',
+        onMetered: ctx.onMetered,
+      },
+    );
+    const body = result.body as Record<string, unknown>;
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+  } catch (err) {
+    return errorResult(err);
+  }
+}
+
+/** A contract error as a tool result: the REST error envelope, flagged `isError`. */
+function errorResult(err: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(toApiError(err).toEnvelope()) }], isError: true };
+}
+
+function paramsProblem(error: z.ZodError | undefined): string {
+  const issue = error?.issues[0];
+  if (issue === undefined || issue.path.length === 0) return 'Invalid params: tools/call needs params {name, arguments}.';
+  return `Invalid params: ${issue.message}`;
+}

@@ -1,0 +1,93 @@
+/**
+ * Checks over the whole operation list: every operation declares the metadata its policies are
+ * derived from, the MCP tool list and the OpenAPI document come from that one list, and no
+ * policy anywhere is chosen by comparing an operation's name.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { buildOpenApi } from '../../src/http/openapi.ts';
+import { ToolRegistry } from '../../src/surfaces/mcp/tools.ts';
+import { OPERATIONS } from '../../src/operations/index.ts';
+
+const READ_SCOPES = new Set(['read'] as const);
+const ALL_SCOPES = new Set(['read', 'write'] as const);
+
+describe('the operation registry', () => {
+  it('names are unique, and so are REST method + path pairs', () => {
+    const names = OPERATIONS.map((op) => op.name);
+    expect(new Set(names).size).toBe(names.length);
+    const routes = OPERATIONS.map((op) => `${op.rest.method} ${op.rest.path}`);
+    expect(new Set(routes).size).toBe(routes.length);
+  });
+
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s declares its limit class, scope and retry policy', (_name, op) => {
+    expect(['read', 'search', 'write']).toContain(op.limit);
+    // Executions spend the write windows and declare what a retried token gets; nothing else does.
+    if (op.kind === 'execute') {
+      expect(op.limit).toBe('write');
+      expect(op.scope).toBe('write');
+      expect(['replay', 'refuse']).toContain(op.execution?.retry);
+    } else {
+      expect(op.execution).toBeUndefined();
+      expect(op.limit).not.toBe('write');
+    }
+    if (op.kind === 'preview') expect(op.scope).toBe('write');
+  });
+
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s takes a strict object: unknown fields are refused on both surfaces', (_name, op) => {
+    // A preprocessing step (search's ignored paging) may wrap it; the object inside is what decides.
+    const object = op.input instanceof z.ZodPipe ? op.input.out : op.input;
+    expect(object).toBeInstanceOf(z.ZodObject);
+    const probe = op.input.safeParse({ __unknown_field__: 1 });
+    expect(probe.success).toBe(false);
+    const issues = probe.error?.issues ?? [];
+    expect(issues.some((i) => i.code === 'unrecognized_keys')).toBe(true);
+  });
+
+  it('the MCP tools are exactly the operations marked for MCP, filtered by scope', () => {
+    const registry = new ToolRegistry(OPERATIONS);
+    const mcpOps = OPERATIONS.filter((op) => op.mcp);
+    expect(registry.listingFor(ALL_SCOPES).tools.map((t) => t.name)).toEqual(mcpOps.map((op) => op.name));
+    expect(registry.listingFor(READ_SCOPES).tools.map((t) => t.name)).toEqual(mcpOps.filter((op) => op.scope === 'read').map((op) => op.name));
+    expect(registry.listingFor(READ_SCOPES).tools).toHaveLength(12);
+    expect(registry.listingFor(ALL_SCOPES).tools).toHaveLength(18);
+    // Annotations follow the declared kind and retry policy.
+    for (const tool of registry.listingFor(ALL_SCOPES).tools) {
+      const op = OPERATIONS.find((o) => o.name === tool.name);
+      expect(tool.annotations.destructiveHint).toBe(op?.kind === 'execute');
+      expect(tool.annotations.readOnlyHint).toBe(op?.kind !== 'execute');
+      if (op?.execution !== undefined) expect(tool.annotations.idempotentHint).toBe(op.execution.retry === 'replay');
+    }
+  });
+
+  it('the OpenAPI document has one operation per registry entry, at its declared path', () => {
+    const doc = buildOpenApi(OPERATIONS) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([m]) => ['get', 'post'].includes(m))
+        .map(([m, o]) => `${o.operationId} ${m.toUpperCase()} ${path}`),
+    );
+    expect(documented.sort()).toEqual(OPERATIONS.map((op) => `${op.name} ${op.rest.method} ${op.rest.path}`).sort());
+  });
+
+  it('no source file chooses a policy by comparing an operation name', () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles('src')) {
+      const text = readFileSync(file, 'utf8');
+      for (const op of OPERATIONS) {
+        const compared = new RegExp(`[=!]==?\\s*['"\`]${op.name}['"\`]|['"\`]${op.name}['"\`]\\s*[=!]==?|case\\s+['"\`]${op.name}['"\`]`);
+        if (compared.test(text)) offenders.push(`${file}: ${op.name}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
