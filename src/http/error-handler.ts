@@ -51,7 +51,7 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(err);
-    // On /mcp an unreadable body is a protocol fault: a JSON-RPC parse error (DECISIONS.md 7).
+    // On /mcp an unreadable body is a protocol fault: a JSON-RPC parse error (docs/contract/mcp.md#tool-errors).
     if (apiError.status === 400 && apiError.details?.['field'] === 'body' && surfaceOf(request.url) === 'mcp') {
       return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${apiError.message}` }, id: null });
     }

@@ -1,114 +1,620 @@
 /**
- * The OpenAPI 3.1 document of the REST surface, generated from the operation list: the same
- * zod schemas that validate requests and check responses. Served at GET /openapi.json (no key
- * needed) and written to docs/openapi.json by `npm run openapi`.
+ * The OpenAPI 3.1 document of the REST surface, derived from the operation list and the zod
+ * schemas that validate requests and check responses. Served at GET /openapi.json and
+ * GET /open/v1/openapi.json (no key needed) and written to docs/openapi.json by
+ * `npm run openapi`.
+ *
+ * - Every contract schema exported from src/contract becomes a named component under its
+ *   export name, referenced wherever it is used (generated SDKs get named types); components
+ *   nothing refers to are left out.
+ * - Examples come from src/http/openapi-examples.json, which scripts/openapi-examples.ts captures
+ *   from real sandbox answers; a test validates each against its schema and captures again to
+ *   catch drift.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ErrorEnvelope } from '../contract/common.ts';
+import * as contract from '../contract/index.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors/codes.ts';
 import type { Operation } from '../operations/operation.ts';
+import { LANGUAGES } from '../i18n/languages.ts';
 
 type Json = Record<string, unknown>;
 
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
-  delete json['$schema'];
-  return json;
+// ---------------------------------------------------------------------------------------------
+// Examples
+
+export interface Example {
+  summary: string;
+  value: unknown;
+  /** Written from the contract because the gateway does not answer this itself yet. */
+  contract?: true;
 }
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
+export interface OperationExamples {
+  /** Path and query parameters of the main example. */
+  parameters: Record<string, string | number>;
+  /** Request bodies, named. */
+  requestBodies?: Record<string, Example>;
+  /** Responses by status, then by name. */
+  responses: Record<string, Record<string, Example>>;
+}
 
-/** Error statuses every operation can answer, plus the ones its kind adds. */
-function errorResponses(op: Operation): Json {
-  const out: Json = {
-    '400': errorResponse('INVALID_ARGUMENT (details.field names the parameter)'),
-    '401': {
-      ...errorResponse('UNAUTHORIZED: missing, invalid, revoked or expired key'),
-      headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer realm="open-api"' } },
-    },
-    '404': errorResponse('NOT_FOUND'),
-    '429': {
-      ...errorResponse('RATE_LIMITED'),
-      headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } },
-    },
-    '500': errorResponse('INTERNAL'),
-    '503': errorResponse('SERVICE_DISABLED (kill switch)'),
-  };
-  if (op.scope === 'write') out['403'] = errorResponse('FORBIDDEN_SCOPE: the key lacks the write scope');
-  if (op.kind === 'execute') {
-    const codes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => [409, 410, 422].includes(ERROR_STATUS[c]));
-    for (const status of ['409', '410', '422']) {
-      out[status] = errorResponse(codes.filter((c) => String(ERROR_STATUS[c]) === status).join(', '));
-    }
+export interface OpenApiExamples {
+  operations: Record<string, OperationExamples>;
+  /** Answers any operation can give (401, 429, 503…), by status, then by name. */
+  shared: Record<string, Record<string, Example>>;
+}
+
+const EXAMPLES_FILE = new URL('./openapi-examples.json', import.meta.url);
+
+/** The captured examples; none before the first capture (the capture itself builds apps). */
+export function loadExamples(): OpenApiExamples {
+  if (!existsSync(EXAMPLES_FILE)) return { operations: {}, shared: {} };
+  return JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as OpenApiExamples;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Component schemas
+
+const SCHEMA_REF = '#/components/schemas/';
+const ref = (id: string) => ({ $ref: `${SCHEMA_REF}${id}` });
+
+/** Contract schemas worth a name: objects, unions and enums (not strings, numbers, wrappers). */
+function namedContractSchemas(): Map<z.ZodType, string> {
+  const out = new Map<z.ZodType, string>();
+  for (const [name, value] of Object.entries(contract)) {
+    if (!(value instanceof z.ZodType)) continue;
+    if (!['object', 'union', 'enum'].includes(value._zod.def.type)) continue;
+    if (!out.has(value)) out.set(value, name);
   }
   return out;
 }
 
-export function buildOpenApi(operations: readonly Operation[], serverUrl = '/open/v1'): Json {
+function pascal(name: string): string {
+  return name.replace(/(^|_)([a-z])/g, (_m, _sep: string, c: string) => c.toUpperCase());
+}
+
+function pathParamsOf(op: Operation): string[] {
+  return [...op.rest.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] as string);
+}
+
+/**
+ * The schema of an operation's request body: a contract request schema when the operation's
+ * input is exactly that schema's fields plus its path parameters, else the input itself.
+ */
+function bodySchemaOf(op: Operation, named: Map<z.ZodType, string>): { schema: z.ZodType; name: string } {
+  if (named.has(op.input)) return { schema: op.input, name: named.get(op.input) as string };
+  const shape = shapeOf(op.input);
+  if (shape !== undefined) {
+    const pathNames = new Set(pathParamsOf(op));
+    for (const [schema, name] of named) {
+      const candidate = shapeOf(schema);
+      if (candidate === undefined || !name.endsWith('Request')) continue;
+      const bodyKeys = Object.keys(shape).filter((k) => !pathNames.has(k));
+      const same = bodyKeys.length === Object.keys(candidate).length && bodyKeys.every((k) => candidate[k] === shape[k]);
+      if (same) return { schema, name };
+    }
+  }
+  return { schema: op.input, name: `${pascal(op.name)}Request` };
+}
+
+function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : undefined;
+}
+
+function convert(registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output'): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(registry, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    uri: (id) => `${SCHEMA_REF}${id}`,
+  }) as { schemas: Record<string, Json> };
+  for (const schema of Object.values(schemas)) tidy(schema);
+  return schemas;
+}
+
+/** Drops what JSON Schema tooling adds but OpenAPI readers do not need. */
+function tidy(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) tidy(item);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const o = node as Json;
+  delete o['$schema'];
+  delete o['$id'];
+  // zod's RFC 3339 regex is a screenful; `format` and the description say the same.
+  if (o['format'] === 'date-time') delete o['pattern'];
+  for (const value of Object.values(o)) tidy(value);
+}
+
+/** `discriminator` on unions whose branches are named and carry a literal `type`-like key. */
+function addDiscriminators(schemas: Record<string, Json>, named: Map<z.ZodType, string>): void {
+  for (const [schema, name] of named) {
+    const def = schema._zod.def as { type: string; discriminator?: string; options?: z.ZodType[] };
+    const json = schemas[name];
+    if (json === undefined || def.type !== 'union' || def.discriminator === undefined || def.options === undefined) continue;
+    const mapping: Record<string, string> = {};
+    for (const option of def.options) {
+      const optionName = named.get(option);
+      const literal = shapeOf(option)?.[def.discriminator];
+      const values = literal instanceof z.ZodLiteral ? [...literal.values] : [];
+      if (optionName === undefined || values.length !== 1) return;
+      mapping[String(values[0])] = `${SCHEMA_REF}${optionName}`;
+    }
+    json['discriminator'] = { propertyName: def.discriminator, mapping };
+  }
+}
+
+/** Every `$ref` target reachable from `roots`, following component schemas. */
+function reachable(roots: unknown, schemas: Record<string, Json>): Set<string> {
+  const seen = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith(SCHEMA_REF)) {
+        const id = v.slice(SCHEMA_REF.length);
+        if (!seen.has(id)) {
+          seen.add(id);
+          visit(schemas[id]);
+        }
+      } else {
+        visit(v);
+      }
+    }
+  };
+  visit(roots);
+  return seen;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tags, headers, shared responses
+
+const TAGS = [
+  { name: 'Search', description: 'Find predictions and polls by keyword.' },
+  { name: 'Topics', description: 'Predictions and polls: lists, detail, opinions (comments) and probability history.' },
+  { name: 'Catalog', description: 'Browsing aids: category channels, zones and contests.' },
+  { name: 'Users', description: 'Topics other users created.' },
+  {
+    name: 'Account',
+    description: 'The key owner\'s own data: profile, positions, published and backed opinions, watchlist, ledgers, created topics.',
+  },
+  {
+    name: 'Orders',
+    description: 'Placing a position, in two phases: `order-preview` charges nothing and returns a token; `POST /orders` spends exactly the previewed stake.',
+  },
+  {
+    name: 'Opinions',
+    description: 'Publishing an opinion, in two phases: `opinion-preview`, then `POST /opinions` with its token (strictly single-use).',
+  },
+  { name: 'Backs', description: 'Backing another user\'s opinion, in two phases: `back-preview`, then `POST /backs` with its token.' },
+] as const;
+type Tag = (typeof TAGS)[number]['name'];
+
+const TAG_GROUPS = [
+  { name: 'Read', tags: ['Search', 'Topics', 'Catalog', 'Users', 'Account'] },
+  { name: 'Write (two phases)', tags: ['Orders', 'Opinions', 'Backs'] },
+];
+
+function tagOf(op: Operation): Tag {
+  const path = op.rest.path;
+  if (op.scope === 'write') return path.includes('back') ? 'Backs' : path.includes('order') ? 'Orders' : 'Opinions';
+  const segment = path.split('/')[1];
+  switch (segment) {
+    case 'search':
+      return 'Search';
+    case 'topics':
+      return 'Topics';
+    case 'topic-categories':
+    case 'zones':
+    case 'contests':
+      return 'Catalog';
+    case 'users':
+      return 'Users';
+    case 'me':
+      return 'Account';
+    default:
+      throw new Error(`openapi: no tag for ${op.rest.method} ${path}`);
+  }
+}
+
+const HEADERS: Record<string, Json> = {
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the binding minute window (the applicable window with the least remaining). Absent when limits are off.',
+    schema: { type: 'integer', minimum: 1 },
+    example: 120,
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in that window.',
+    schema: { type: 'integer', minimum: 0 },
+    example: 117,
+  },
+  'X-RateLimit-Reset': {
+    description: 'Whole seconds until that window frees a slot.',
+    schema: { type: 'integer', minimum: 0 },
+    example: 42,
+  },
+  'Retry-After': {
+    description: 'Whole seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 0 },
+    example: 17,
+  },
+  'X-Request-Id': {
+    description: 'Id of this request, echoed from the request\'s `X-Request-Id` when it sent a usable one; quote it when reporting a problem.',
+    schema: { type: 'string' },
+    example: '1f0c6a4e-3b7d-4d8e-9a51-6c2f0e7b9d13',
+  },
+  'Content-Language': {
+    description: 'Language of the localised text in the answer (negotiated from `Accept-Language`).',
+    schema: { type: 'string', enum: [...LANGUAGES] },
+    example: 'en',
+  },
+  'WWW-Authenticate': {
+    description: 'Bearer challenge: `Bearer realm="open-api"`, plus `error="invalid_token"` when a key was sent but is not valid.',
+    schema: { type: 'string' },
+    example: 'Bearer realm="open-api", error="invalid_token"',
+  },
+};
+const header = (name: keyof typeof HEADERS & string) => ({ $ref: `#/components/headers/${name}` });
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': header('X-RateLimit-Limit'),
+  'X-RateLimit-Remaining': header('X-RateLimit-Remaining'),
+  'X-RateLimit-Reset': header('X-RateLimit-Reset'),
+};
+
+function codesOf(status: number, only?: readonly ErrorCode[]): ErrorCode[] {
+  return (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => ERROR_STATUS[c] === status && (only === undefined || only.includes(c)));
+}
+
+/** Shared error responses: name, status, description, extra headers. */
+const SHARED_RESPONSES: Record<string, { status: number; description: string; headers?: Json }> = {
+  BadRequest: { status: 400, description: '`INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.' },
+  Unauthorized: {
+    status: 401,
+    description: '`UNAUTHORIZED`: the key is missing, malformed, unknown, revoked or expired.',
+    headers: { 'WWW-Authenticate': header('WWW-Authenticate') },
+  },
+  Forbidden: {
+    status: 403,
+    description: '`FORBIDDEN_SCOPE`: the key lacks the `write` scope (`details.required_scope`); `USER_PUNISHED`: the account may not act.',
+  },
+  NotFound: { status: 404, description: '`NOT_FOUND`: the resource is missing, or hidden by privacy or moderation; existence does not leak.' },
+  PayloadTooLarge: { status: 413, description: '`INVALID_ARGUMENT`: the request body is over 16 KiB.' },
+  UriTooLong: { status: 414, description: '`INVALID_ARGUMENT`: a path parameter is over 200 characters.' },
+  RateLimited: {
+    status: 429,
+    description: '`RATE_LIMITED`: a window of this key is used up; wait `Retry-After` seconds (`details.retry_after`). A refused request consumes nothing.',
+    headers: { 'Retry-After': header('Retry-After'), ...RATE_HEADERS },
+  },
+  HeadersTooLarge: { status: 431, description: '`INVALID_ARGUMENT`: the request headers are over the server\'s limit.' },
+  InternalError: { status: 500, description: '`INTERNAL`: an unexpected failure; `CONFIRM_UNAVAILABLE` on writes when tokens cannot be issued or checked.' },
+  ServiceUnavailable: {
+    status: 503,
+    description: '`SERVICE_DISABLED`: the kill switch is on (every operation, or only writes).',
+    headers: { 'Retry-After': header('Retry-After') },
+  },
+};
+const SHARED_BY_STATUS = new Map(Object.entries(SHARED_RESPONSES).map(([name, r]) => [r.status, name]));
+
+/** Codes each execution can answer beyond the shared ones, by status (docs/contract/writes.md#execution-refusals). */
+const EXECUTION_CODES: Record<string, readonly ErrorCode[]> = {
+  place_order: [
+    'CONFIRM_TOKEN_INVALID',
+    'TOPIC_ALREADY_STAKED',
+    'TOPIC_CLOSED',
+    'MECHANISM_UNSUPPORTED',
+    'TOPIC_MECHANISM_MISMATCH',
+    'TOPIC_QUOTE_EXPIRED',
+    'TOPIC_QUOTE_INVALID',
+    'RETRY_IDEMPOTENCY_KEY',
+    'STAKE_OUT_OF_RANGE',
+    'INSUFFICIENT_BALANCE',
+    'CONFIRM_TOKEN_EXPIRED',
+    'USER_PUNISHED',
+  ],
+  publish_opinion: [
+    'CONFIRM_TOKEN_INVALID',
+    'OPINION_SIDE_REQUIRED',
+    'OPINION_SIDE_INVALID',
+    'CONFIRM_TOKEN_USED',
+    'OPINION_TOPIC_CLOSED',
+    'OPINION_TOPIC_HIDDEN',
+    'CONTENT_INVALID',
+    'CONTENT_MODERATED',
+    'INSUFFICIENT_BALANCE',
+    'OPINIONS_UNAVAILABLE',
+    'CONFIRM_TOKEN_EXPIRED',
+    'USER_PUNISHED',
+  ],
+  back_opinion: [
+    'CONFIRM_TOKEN_INVALID',
+    'OPINION_NOT_FOUND',
+    'OPINION_ALREADY_BACKED',
+    'OPINION_BACK_PRICE_MOVED',
+    'OPINION_BACK_FULL',
+    'OPINION_BACK_CHAIN_BROKEN',
+    'TOPIC_CLOSED',
+    'RETRY_IDEMPOTENCY_KEY',
+    'INSUFFICIENT_BALANCE',
+    'OPINION_BACK_RETRY',
+    'CONFIRM_TOKEN_EXPIRED',
+    'USER_PUNISHED',
+  ],
+};
+
+/** The error statuses an operation can answer. */
+function errorStatuses(op: Operation): number[] {
+  const out = [400, 401, 414, 429, 431, 500, 503];
+  if (op.scope === 'write') out.push(403, 413);
+  if (op.kind === 'execute' || pathParamsOf(op).length > 0) out.push(404);
+  if (op.kind === 'execute') out.push(409, 410, 422);
+  return out.sort((a, b) => a - b);
+}
+
+function describeStatus(op: Operation, status: number): string {
+  const base = SHARED_RESPONSES[SHARED_BY_STATUS.get(status) ?? '']?.description;
+  const only = EXECUTION_CODES[op.name];
+  if (op.kind !== 'execute' || only === undefined) return base ?? `Error ${status}.`;
+  const codes = codesOf(status, only).map((c) => `\`${c}\``);
+  switch (status) {
+    case 400:
+      return `\`INVALID_ARGUMENT\` (the body is not exactly \`{"confirm_token": "…"}\`; \`details.field\`), or ${codes.join(', ')}.`;
+    case 404:
+      return `${codes.length > 0 ? `${codes.join(', ')}, or ` : ''}\`NOT_FOUND\`: what the token refers to is gone or hidden.`;
+    case 409:
+      return `The state changed since the preview: ${codes.join(', ')}. \`RETRY_IDEMPOTENCY_KEY\` (with \`Retry-After\`) means the same token is still being executed: retry shortly.`;
+    case 410:
+      return '`CONFIRM_TOKEN_EXPIRED`: the token is older than 5 minutes. Preview again.';
+    case 422:
+      return `The action is no longer possible: ${codes.join(', ')}.`;
+    case 503:
+      return `${base ?? ''}${codes.length > 0 ? ` Also ${codes.join(', ')} (with \`Retry-After\`): retry later.` : ''}`;
+    default:
+      return base ?? `Error ${status}.`;
+  }
+}
+
+function examplesOf(set: Record<string, Example> | undefined): Json | undefined {
+  if (set === undefined) return undefined;
+  return Object.fromEntries(Object.entries(set).map(([name, e]) => [name, { summary: e.summary, value: e.value }]));
+}
+
+function errorContent(set: Record<string, Example> | undefined): Json {
+  const examples = examplesOf(set);
+  return { 'application/json': { schema: ref('ErrorEnvelope'), ...(examples === undefined ? {} : { examples }) } };
+}
+
+function errorResponse(op: Operation, status: number, examples: OpenApiExamples): Json {
+  const own = examples.operations[op.name]?.responses[String(status)];
+  const shared = SHARED_BY_STATUS.get(status);
+  const specific = op.kind === 'execute' && EXECUTION_CODES[op.name] !== undefined && [400, 404, 409, 410, 422, 503].includes(status);
+  if (own === undefined && !specific && shared !== undefined) return { $ref: `#/components/responses/${shared}` };
+  const headers: Json = { 'X-Request-Id': header('X-Request-Id'), ...(SHARED_RESPONSES[shared ?? '']?.headers ?? {}) };
+  if (status === 409) headers['Retry-After'] = header('Retry-After');
+  return {
+    description: describeStatus(op, status),
+    headers,
+    content: errorContent(own ?? examples.shared[String(status)]),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document
+
+export function buildOpenApi(operations: readonly Operation[], serverUrl = '/open/v1', examples: OpenApiExamples = loadExamples()): Json {
+  const named = namedContractSchemas();
+  const inputRegistry = z.registry<{ id: string }>();
+  const outputRegistry = z.registry<{ id: string }>();
+  const bodies = new Map<Operation, string>();
+  const outputs = new Map<Operation, string>();
+
+  for (const op of operations) {
+    if (op.rest.method !== 'POST') continue;
+    const body = bodySchemaOf(op, named);
+    bodies.set(op, body.name);
+    if (!inputRegistry.has(body.schema)) inputRegistry.add(body.schema, { id: body.name });
+  }
+  const requestSchemas = new Set(bodies.values());
+  for (const [schema, name] of named) {
+    if (!requestSchemas.has(name)) outputRegistry.add(schema, { id: name });
+  }
+  outputRegistry.add(contract.ErrorEnvelope, { id: 'ErrorEnvelope' });
+  for (const op of operations) {
+    const name = named.get(op.output) ?? `${pascal(op.name)}Response`;
+    if (!outputRegistry.has(op.output)) outputRegistry.add(op.output, { id: name });
+    outputs.set(op, name);
+  }
+
+  const schemas = { ...convert(outputRegistry, 'output'), ...convert(inputRegistry, 'input') };
+  addDiscriminators(schemas, named);
+
   const paths: Record<string, Json> = {};
   for (const op of operations) {
-    const input = schemaOf(op.input, 'input');
+    const own = examples.operations[op.name];
+    const input = z.toJSONSchema(op.input, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
+    tidy(input);
     const props = (input['properties'] ?? {}) as Record<string, Json>;
     const required = new Set((input['required'] ?? []) as string[]);
-    const pathNames = [...op.rest.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] as string);
-    const parameters: Json[] = pathNames.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } }));
+    const pathNames = pathParamsOf(op);
+
+    const parameters: Json[] = [];
+    const param = (name: string, where: 'path' | 'query') => {
+      const { description, ...schema } = props[name] ?? { type: 'string' };
+      const example = own?.parameters[name];
+      // The parameter's own example (a real sandbox id) replaces the schema's generic one.
+      if (example !== undefined) delete schema['examples'];
+      parameters.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        description: typeof description === 'string' ? description : `The \`${name}\` parameter.`,
+        schema,
+        ...(example === undefined ? {} : { example }),
+      });
+    };
+    for (const name of pathNames) param(name, 'path');
+    if (op.rest.method === 'GET') for (const name of Object.keys(props)) if (!pathNames.includes(name)) param(name, 'query');
+    if (op.localised) parameters.push({ $ref: '#/components/parameters/AcceptLanguage' });
+
     let requestBody: Json | undefined;
-    if (op.rest.method === 'GET') {
-      for (const [name, schema] of Object.entries(props)) {
-        if (pathNames.includes(name)) continue;
-        parameters.push({ name, in: 'query', required: required.has(name), schema, description: schema['description'] });
-      }
-      if (op.localised) parameters.push({ name: 'Accept-Language', in: 'header', required: false, schema: { type: 'string' } });
-    } else {
-      const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathNames.includes(k)));
+    if (op.rest.method === 'POST') {
+      const bodyExamples = examplesOf(own?.requestBodies);
       requestBody = {
         required: true,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              properties: bodyProps,
-              required: [...required].filter((k) => !pathNames.includes(k)),
-              additionalProperties: false,
-            },
-          },
-        },
+        description: op.kind === 'execute' ? 'Exactly the token of the matching preview; any other field is refused.' : 'The action to preview.',
+        content: { 'application/json': { schema: ref(bodies.get(op) as string), ...(bodyExamples === undefined ? {} : { examples: bodyExamples }) } },
       };
     }
-    const success = op.kind === 'execute' ? { '201': 'First execution', '200': 'Replay of the first execution (replayed: true)' } : { '200': 'OK' };
+
+    const successHeaders: Json = { ...RATE_HEADERS, 'X-Request-Id': header('X-Request-Id') };
+    if (op.localised) successHeaders['Content-Language'] = header('Content-Language');
+    const success = (status: number, description: string): Json => {
+      const set = examplesOf(own?.responses[String(status)]);
+      return {
+        description,
+        headers: successHeaders,
+        content: { 'application/json': { schema: ref(outputs.get(op) as string), ...(set === undefined ? {} : { examples: set }) } },
+      };
+    };
     const responses: Json = {};
-    for (const [status, description] of Object.entries(success)) {
-      responses[status] = { description, content: { 'application/json': { schema: schemaOf(op.output, 'output') } } };
+    if (op.kind === 'execute') {
+      responses['201'] = success(201, 'Executed (`replayed: false`).');
+      // An output whose `replayed` can only be false is never replayed (publish_opinion: a retry is 409).
+      if (replays(op)) responses['200'] = success(200, 'A retry with the same token: the stored result, identical but for `replayed: true`.');
+    } else {
+      responses['200'] = success(200, op.kind === 'preview' ? 'The preview: nothing is charged.' : 'OK.');
     }
-    Object.assign(responses, errorResponses(op));
+    for (const status of errorStatuses(op)) responses[String(status)] = errorResponse(op, status, examples);
+
     const path = (paths[op.rest.path] ??= {});
     path[op.rest.method.toLowerCase()] = {
       operationId: op.name,
       summary: op.title,
       description: op.description,
-      tags: [op.scope === 'write' ? 'write' : op.rest.path.startsWith('/me') ? 'owner' : 'read'],
-      'x-mcp-tool': op.mcp ? op.name : undefined,
-      security: [{ apiKey: [] }],
-      parameters,
+      tags: [tagOf(op)],
+      ...(op.mcp ? { 'x-mcp-tool': op.name } : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody === undefined ? {} : { requestBody }),
       responses,
     };
   }
+
+  const sharedResponses: Json = {};
+  const pathsText = JSON.stringify(paths);
+  for (const [name, r] of Object.entries(SHARED_RESPONSES)) {
+    if (!pathsText.includes(`"#/components/responses/${name}"`)) continue;
+    sharedResponses[name] = {
+      description: r.description,
+      headers: { 'X-Request-Id': header('X-Request-Id'), ...(r.headers ?? {}) },
+      content: errorContent(examples.shared[String(r.status)]),
+    };
+  }
+
+  const used = reachable({ paths, sharedResponses }, schemas);
+  const components = Object.fromEntries(Object.entries(schemas).filter(([id]) => used.has(id)).sort(([a], [b]) => a.localeCompare(b)));
+
   return {
     openapi: '3.1.0',
     info: {
       title: 'Open Prediction-Market API',
       version: '2.1.0',
-      description: 'REST surface of the open contract. Every request needs `Authorization: Bearer <API key>`.',
+      summary: 'Markets, polls and opinions of the prediction-market app, for integrations and AI agents.',
+      description: INFO_DESCRIPTION,
+      contact: { name: 'Open API team' },
+      // package.json says UNLICENSED; SPDX names a license outside its list with LicenseRef-.
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: serverUrl }],
-    components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Personal API key (opk_live_… or opk_test_…)' } },
-      schemas: { Error: schemaOf(ErrorEnvelope, 'output') },
-    },
+    servers: [{ url: serverUrl, description: 'This gateway (relative to the page\'s origin).' }],
+    security: [{ apiKey: [] }],
+    tags: TAGS.map((t) => ({ ...t })),
+    'x-tagGroups': TAG_GROUPS,
     paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'opk_live_… or opk_test_…',
+          description: 'A personal API key, sent as `Authorization: Bearer <key>`. Keys are created in the app; scopes are `read` or `read` + `write`.',
+        },
+      },
+      parameters: {
+        AcceptLanguage: {
+          name: 'Accept-Language',
+          in: 'header',
+          required: false,
+          description: `Language of titles, options and opinions: ${LANGUAGES.map((l) => `\`${l}\``).join(', ')} (q-values honoured; anything else falls back to \`en\`).`,
+          schema: { type: 'string' },
+          example: 'en',
+        },
+      },
+      headers: HEADERS,
+      responses: sharedResponses,
+      schemas: components,
+    },
   };
 }
+
+function replays(op: Operation): boolean {
+  const json = z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as { properties?: Record<string, Json> };
+  const replayed = json.properties?.['replayed'];
+  return replayed !== undefined && replayed['const'] !== false;
+}
+
+const INFO_DESCRIPTION = `The open API of the prediction-market and polling app: predictions (markets) and polls, their
+opinions, the key owner's own data, and three actions (placing an order, publishing an opinion,
+backing an opinion). Contract version 2.1.0. The same operations are MCP tools for AI agents.
+
+## Authentication
+
+Every request needs a personal API key: \`Authorization: Bearer <key>\`. A missing, unknown,
+revoked or expired key is \`401 UNAUTHORIZED\` with a \`WWW-Authenticate: Bearer realm="open-api"\`
+challenge. Keys carry the \`read\` scope, or \`read\` and \`write\`; a read-only key calling a write
+operation gets \`403 FORBIDDEN_SCOPE\`.
+
+The sandbox (\`npm start\` without \`UPSTREAM_URL\`) prints demo keys, public by design:
+\`opk_test_alice_read_0000000000\` (read), \`opk_test_alice_write_000000000\` (read and write,
+10,000 coins), \`opk_test_bob_write_00000000000\` (read and write, 5 coins).
+
+## Conventions
+
+- Field names are \`snake_case\`; enumerations are lowercase, error and reason codes UPPER_SNAKE.
+- Decimals are strings with 4 places (\`"12.5000"\`), \`avg_price\` with 6; never JSON numbers.
+- Timestamps are RFC 3339 in UTC. Every resource has a \`url\` a person can visit.
+- Lists are \`{data, next_cursor, has_more}\`: pass \`next_cursor\` back as \`cursor\` for the next
+  page; \`limit\` is 1 to 100 (default 20).
+- Titles, options and opinions follow \`Accept-Language\` (answered with \`Content-Language\`).
+
+## Writes in two phases
+
+A preview (\`order-preview\`, \`opinion-preview\`, \`back-preview\`) charges nothing and answers
+\`200\` with a \`summary\`; when the action is possible it also returns a \`confirm_token\` valid
+for 5 minutes. Show the summary to the user, obtain their explicit confirmation, then call the
+execution (\`POST /orders\`, \`/opinions\`, \`/backs\`) with exactly \`{"confirm_token": "…"}\`.
+Retrying an order or a back with the same token is safe: it answers \`200\` with the same result
+and \`replayed: true\`. Publishing an opinion is strictly single-use: a retry is
+\`409 CONFIRM_TOKEN_USED\`.
+
+## Errors
+
+Every error is \`{"error": {"code", "message", "details"}}\` with a code from a closed set;
+\`message\` is for people, \`code\` and \`details\` (\`field\`, \`retry_after\`, \`required_scope\`)
+for programs.
+
+## Rate limits
+
+Per key: 120 requests a minute and 10,000 a day; search another 30 a minute; executions another
+10 a minute and 200 a day. Answers carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
+\`X-RateLimit-Reset\` for the binding minute window; \`429 RATE_LIMITED\` carries \`Retry-After\`.
+
+## MCP
+
+AI agents reach the same operations as MCP tools at \`/mcp\` (Streamable HTTP, stateless) with
+the same \`Authorization\` header; each operation below names its tool in \`x-mcp-tool\`. A read
+key sees 12 tools, a read and write key 18. See the [MCP guide](/docs/mcp) for connecting a
+client, tool annotations and results.
+`;

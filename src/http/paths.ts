@@ -1,4 +1,4 @@
-/** Where the two surfaces live (SPEC 9.1: REST under /open/v1; MCP at /mcp on the same host). */
+/** Where the two surfaces live (docs/contract/versioning.md#base-paths: REST under /open/v1; MCP at /mcp on the same host). */
 import type { Surface } from '../metrics/metrics.ts';
 
 export const REST_PREFIX = '/open/v1';

@@ -1,0 +1,126 @@
+/**
+ * The human documentation, served without a key: /docs renders the live OpenAPI document with
+ * Scalar's API reference, /docs/mcp renders the MCP guide the same way, and / leads to /docs.
+ *
+ * Everything works offline: the reference's script comes from the installed package (served
+ * at /docs/js/scalar.js), the default web fonts and telemetry are off, and the AI agent and
+ * MCP features of the hosted product are disabled.
+ *
+ * When the backend is the sandbox, the page offers its documented demo key for "try it". The
+ * gateway cannot tell a sandbox from a real backend by configuration, so it asks: the first
+ * page view checks whether the demo key authenticates (once, then remembered; a real backend
+ * does not know the key).
+ */
+import { readFileSync } from 'node:fs';
+import scalar from '@scalar/fastify-api-reference';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.ts';
+
+/** The sandbox's read+write demo key (docs/contract/sandbox.md#sandbox-keys; public by design). */
+export const SANDBOX_DEMO_KEY = 'opk_test_alice_write_000000000';
+
+const MCP_GUIDE = new URL('../../docs/mcp.md', import.meta.url);
+/** How long a negative answer (not the sandbox, or the backend did not answer) is kept. */
+const RECHECK_MS = 60_000;
+
+export interface DocsPageOptions {
+  services: Services;
+  /** Where the page loads the OpenAPI document from (served elsewhere, without a key). */
+  documentUrl: string;
+  title: string;
+}
+
+/** Scalar settings for a page that must not reach the internet. */
+const OFFLINE = {
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  // The hosted client lives on the internet, and would receive the key.
+  hideClientButton: true,
+  defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+  // 23 operations: small enough to show every one in the sidebar from the start.
+  defaultOpenAllTags: true,
+} as const;
+
+export async function docsPage(app: FastifyInstance, opts: DocsPageOptions): Promise<void> {
+  const demoKey = sandboxProbe(opts.services);
+  // Scalar serialises its configuration into the page on every view; the key is filled in
+  // here once the probe has answered, so the first view after start-up already offers it.
+  const apiKey: { token?: string } = {};
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    logLevel: 'warn',
+    configuration: {
+      ...OFFLINE,
+      url: opts.documentUrl,
+      pageTitle: opts.title,
+      authentication: { preferredSecurityScheme: 'apiKey', securitySchemes: { apiKey } },
+    },
+    hooks: {
+      onRequest: async () => {
+        const key = await demoKey();
+        if (key === undefined) delete apiKey.token;
+        else apiKey.token = key;
+      },
+    },
+  });
+
+  const guide = readGuide();
+  if (guide !== undefined) {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'MCP guide', version: '2.1.0', description: guide },
+      paths: {},
+    };
+    await app.register(scalar, {
+      routePrefix: '/docs/mcp',
+      logLevel: 'warn',
+      configuration: {
+        ...OFFLINE,
+        content: () => document,
+        pageTitle: `${opts.title}: MCP guide`,
+        // A guide, not an API: no download, no client snippets.
+        documentDownloadType: 'none',
+        hiddenClients: true,
+        hideModels: true,
+      },
+    });
+  }
+
+  app.get('/', { logLevel: 'warn' }, async (_request, reply) => reply.redirect('/docs/', 302));
+}
+
+/** The MCP guide (docs/mcp.md) with its first heading dropped (the page title says it). */
+function readGuide(): string | undefined {
+  try {
+    return readFileSync(MCP_GUIDE, 'utf8').replace(/^# .*\n+/, '');
+  } catch {
+    // Images built without the docs folder serve the reference alone.
+    return undefined;
+  }
+}
+
+/** Whether the sandbox's demo key works here: checked once, a negative answer again after a minute. */
+function sandboxProbe(services: Services): () => Promise<string | undefined> {
+  let known: { key: string | undefined; at: number } | undefined;
+  let pending: Promise<string | undefined> | undefined;
+  return async () => {
+    if (known !== undefined && (known.key !== undefined || services.now() - known.at < RECHECK_MS)) return known.key;
+    pending ??= services.authenticator
+      .authenticate(SANDBOX_DEMO_KEY, { requestId: 'docs-page-probe', log: silent })
+      .then(
+        (caller) => (caller.scopes.has('write') ? SANDBOX_DEMO_KEY : undefined),
+        () => undefined,
+      )
+      .then((key) => {
+        known = { key, at: services.now() };
+        pending = undefined;
+        return key;
+      });
+    return pending;
+  };
+}
+
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
