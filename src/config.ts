@@ -2,12 +2,38 @@
  * Configuration: one zod schema of the environment, validated once at start-up. The README's
  * configuration table lists the same variables; a test keeps the two in step.
  */
+import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
 import { parseConfirmKeys } from './confirm/token.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().positive();
 const onOff = z.enum(['on', 'off']);
+/** Unset or empty: undefined (a chart may render an empty value for an unused setting). */
+const optionalText = z
+  .string()
+  .trim()
+  .transform((s) => (s === '' ? undefined : s))
+  .optional();
+/** `host:port,host:port`; a missing port is `defaultPort`. Empty or unset: an empty list. */
+function hostPortList(defaultPort: number) {
+  return z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      const nodes: { host: string; port: number }[] = [];
+      for (const item of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+        const m = /^(\[[0-9a-fA-F:]+\]|[^:\s[\]]+)(?::(\d{1,5}))?$/.exec(item);
+        const port = m?.[2] === undefined ? defaultPort : Number(m[2]);
+        if (m === null || m[1] === undefined || port < 1 || port > 65535) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not host:port` });
+          return z.NEVER;
+        }
+        nodes.push({ host: m[1].replace(/^\[|\]$/g, ''), port });
+      }
+      return nodes;
+    });
+}
 const optionalUrl = z
   .string()
   .trim()
@@ -49,6 +75,29 @@ export const ConfigSchema = z
     REDIS_URL: optionalUrl,
     REDIS_KEY_PREFIX: z.string().default('openpm:'),
     REDIS_COMMAND_TIMEOUT_MS: positiveMs.default(250),
+    /**
+     * How REDIS_URL is reached: one server (`standalone`), a Redis Cluster whose seed node it
+     * names (`cluster`), or the master that Sentinel reports under the URL's host name
+     * (`sentinel`). Scheme `rediss://` turns TLS on (docs/deployment.md, "Redis").
+     */
+    REDIS_MODE: z.enum(['standalone', 'cluster', 'sentinel']).default('standalone'),
+    /** Password of the data nodes; overrides a password in REDIS_URL (so the URL can stay out of secrets). */
+    REDIS_PASSWORD: optionalText,
+    /** Cluster: seed nodes besides REDIS_URL's, `host:port` separated by commas. */
+    REDIS_CLUSTER_NODES: hostPortList(6379),
+    /** Sentinel: the sentinels, `host:port` separated by commas (port 26379 when left out). */
+    REDIS_SENTINELS: hostPortList(26379),
+    REDIS_SENTINEL_USERNAME: optionalText,
+    REDIS_SENTINEL_PASSWORD: optionalText,
+    /** Sentinel: talk TLS to the sentinels themselves (the data nodes follow REDIS_URL's scheme). */
+    REDIS_SENTINEL_TLS: onOff.default('off'),
+    /** PEM bundle of the CAs that sign Redis's certificates (default: Node's public CAs). */
+    REDIS_TLS_CA_FILE: optionalText,
+    /** Client certificate and key (PEM) when Redis asks for one (mutual TLS); both or neither. */
+    REDIS_TLS_CERT_FILE: optionalText,
+    REDIS_TLS_KEY_FILE: optionalText,
+    /** Name to verify Redis's certificate against, when nodes are reached by IP address (cluster). */
+    REDIS_TLS_SERVERNAME: optionalText,
 
     /** Lifetime of a cached key verdict; the revocation window, so never above 60 s. */
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(60),
@@ -71,7 +120,7 @@ export const ConfigSchema = z
     /** Key id of CONFIRM_KEYS that signs new tokens (default: the first). */
     CONFIRM_SIGNING_KID: z.string().optional(),
 
-    /** Per-key limits of SPEC 8; `off` only for load tests and test runs, never the default. */
+    /** Per-key limits (docs/contract/limits.md#windows); `off` only for load tests and test runs, never the default. */
     RATE_LIMITS: onOff.default('on'),
     RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().positive().default(120),
     RATE_LIMIT_READ_PER_DAY: z.coerce.number().int().positive().default(10_000),
@@ -106,9 +155,50 @@ export const ConfigSchema = z
     if (c.UPSTREAM_URL !== undefined && c.UPSTREAM_SERVICE_TOKEN === undefined) {
       ctx.addIssue({ code: 'custom', path: ['UPSTREAM_SERVICE_TOKEN'], message: 'required when UPSTREAM_URL is set' });
     }
-  });
+  })
+  .superRefine((c, ctx) => checkRedis(c, ctx));
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/**
+ * Checks across the Redis variables (a second refinement, so the variables are added without
+ * touching the others'). A URL's credentials never appear in a message.
+ */
+function checkRedis(c: Config, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (c.REDIS_URL === undefined) {
+    if (c.REDIS_MODE !== 'standalone') issue('REDIS_URL', `required with REDIS_MODE=${c.REDIS_MODE}`);
+    return;
+  }
+  // Refinements run even when a field failed its own check: never throw on such a value.
+  if (!URL.canParse(c.REDIS_URL) || !Array.isArray(c.REDIS_SENTINELS) || !Array.isArray(c.REDIS_CLUSTER_NODES)) return;
+  const url = new URL(c.REDIS_URL);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') issue('REDIS_URL', 'must start with redis:// or rediss://');
+  if (url.search !== '') issue('REDIS_URL', 'query parameters are not supported; use the REDIS_* variables');
+  const db = url.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,2}$/.test(db)) issue('REDIS_URL', 'the path must be a database number, e.g. /0');
+  if (c.REDIS_MODE === 'cluster' && db !== '' && db !== '0') issue('REDIS_URL', 'Redis Cluster has only database 0');
+  if (c.REDIS_MODE === 'sentinel' && c.REDIS_SENTINELS.length === 0) issue('REDIS_SENTINELS', 'required with REDIS_MODE=sentinel');
+  if (c.REDIS_MODE !== 'sentinel' && c.REDIS_SENTINELS.length > 0) issue('REDIS_SENTINELS', 'only used with REDIS_MODE=sentinel');
+  if (c.REDIS_MODE !== 'cluster' && c.REDIS_CLUSTER_NODES.length > 0) issue('REDIS_CLUSTER_NODES', 'only used with REDIS_MODE=cluster');
+  const tls = url.protocol === 'rediss:' || c.REDIS_SENTINEL_TLS === 'on';
+  for (const name of ['REDIS_TLS_CA_FILE', 'REDIS_TLS_CERT_FILE', 'REDIS_TLS_KEY_FILE', 'REDIS_TLS_SERVERNAME'] as const) {
+    if (c[name] !== undefined && !tls) issue(name, 'needs TLS: a rediss:// REDIS_URL (or REDIS_SENTINEL_TLS=on)');
+  }
+  // Read at start-up anyway: an unreadable file is a configuration error, not a crash later.
+  for (const name of ['REDIS_TLS_CA_FILE', 'REDIS_TLS_CERT_FILE', 'REDIS_TLS_KEY_FILE'] as const) {
+    const path = c[name];
+    if (path === undefined || !tls) continue;
+    try {
+      accessSync(path, constants.R_OK);
+    } catch (err) {
+      issue(name, `cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    }
+  }
+  if ((c.REDIS_TLS_CERT_FILE === undefined) !== (c.REDIS_TLS_KEY_FILE === undefined)) {
+    issue('REDIS_TLS_KEY_FILE', 'REDIS_TLS_CERT_FILE and REDIS_TLS_KEY_FILE go together');
+  }
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

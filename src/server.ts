@@ -24,7 +24,7 @@ interface Embedded {
 /** Without UPSTREAM_URL, start the sandbox backend in this process and point the gateway at it. */
 async function withSandbox(config: Config): Promise<Embedded | null> {
   if (config.UPSTREAM_URL !== undefined) return null;
-  const { startSandbox, SANDBOX_DEMO_KEYS } = await import('../fixtures/sandbox/index.ts');
+  const { startSandbox, SANDBOX_DEMO_KEYS } = await import('../sandbox/index.ts');
   const serviceToken = config.UPSTREAM_SERVICE_TOKEN ?? 'sandbox-service-token';
   const sandbox = await startSandbox({ port: config.SANDBOX_PORT, host: '127.0.0.1', serviceToken });
   return {

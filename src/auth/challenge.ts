@@ -1,6 +1,6 @@
 import { ApiError } from '../errors/api-error.ts';
 
-/** The 401 challenge of DECISIONS.md section 1 (RFC 6750). */
+/** The 401 challenge of docs/contract/auth.md#unauthorized, RFC 6750. */
 export const REALM = 'open-api';
 
 export function unauthorized(keySent: boolean): ApiError {

@@ -1,5 +1,5 @@
 /**
- * Key format (DECISIONS.md section 1): `opk_live_` or `opk_test_` followed by at least 16
+ * Key format (docs/contract/auth.md#key-format): `opk_live_` or `opk_test_` followed by at least 16
  * characters of [A-Za-z0-9_]. The cap on length only bounds the work a junk header can cause.
  */
 const KEY_RE = /^opk_(?:live|test)_[A-Za-z0-9_]{16,200}$/;

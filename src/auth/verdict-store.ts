@@ -6,7 +6,7 @@
  * store, each replica's in-process LRU) can keep it only for what is left of the revocation
  * window, never a full window again.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../store/redis.ts';
 import { LRUCache } from 'lru-cache';
 import type { Scope } from './caller.ts';
 
@@ -41,11 +41,11 @@ export interface StoreLogger {
 }
 
 export class RedisVerdictStore implements VerdictStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #prefix: string;
   readonly #log: StoreLogger;
 
-  constructor(redis: Redis, prefix: string, log: StoreLogger) {
+  constructor(redis: RedisClient, prefix: string, log: StoreLogger) {
     this.#redis = redis;
     this.#prefix = `${prefix}key-verdict:`;
     this.#log = log;

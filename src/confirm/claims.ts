@@ -7,7 +7,7 @@
  * Redis trouble makes `claim` throw: the caller then refuses the write (fail closed), because
  * executing without a claim could run one action twice.
  */
-import type { Redis } from 'ioredis';
+import { defineScript, type RedisClient, type Script } from '../store/redis.ts';
 
 /** What the first execution answered, kept for replays. */
 export interface StoredOutcome {
@@ -99,17 +99,22 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+/** One key per token id, so each script touches a single slot (Redis Cluster included). */
 export class RedisClaimStore implements ClaimStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
+  readonly #claim: Script;
+  readonly #release: Script;
   readonly #prefix: string;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: RedisClient, prefix: string) {
     this.#redis = redis;
+    this.#claim = defineScript(redis, 'openpmConfirmClaim', 1, CLAIM_SCRIPT);
+    this.#release = defineScript(redis, 'openpmConfirmRelease', 1, RELEASE_SCRIPT);
     this.#prefix = `${prefix}confirm:`;
   }
 
   async claim(jti: string, ttlMs: number, owner: string): Promise<ClaimState> {
-    const raw = (await this.#redis.eval(CLAIM_SCRIPT, 1, this.#prefix + jti, pending(owner), String(Math.ceil(ttlMs)))) as string;
+    const raw = (await this.#claim([this.#prefix + jti], [pending(owner), String(Math.ceil(ttlMs))])) as string;
     return raw === '' ? { state: 'acquired' } : (decode(raw) ?? { state: 'pending' });
   }
 
@@ -118,7 +123,7 @@ export class RedisClaimStore implements ClaimStore {
   }
 
   async release(jti: string, owner: string): Promise<void> {
-    await this.#redis.eval(RELEASE_SCRIPT, 1, this.#prefix + jti, pending(owner));
+    await this.#release([this.#prefix + jti], [pending(owner)]);
   }
 
   async peek(jti: string): Promise<ClaimState | null> {

@@ -1,12 +1,12 @@
 /**
- * The execution half of the confirm flow (SPEC 1.2, 3.3; DECISIONS.md section 4): verify the
+ * The execution half of the confirm flow (docs/contract/writes.md#executions): verify the
  * token, claim it once across replicas, run the action, store its outcome.
  *
  * - First success: the action's answer with `replayed: false` (201).
- * - `place_order` / `back_opinion` retried: the stored answer with `replayed: true` (200). While
- *   the first execution is still running, a retry waits for it (up to `waitMs`), then answers
- *   `409 RETRY_IDEMPOTENCY_KEY` with Retry-After if it is still not done.
- * - `publish_opinion` retried, finished or not: `409 CONFIRM_TOKEN_USED`.
+ * - Retried under the `replay` policy (orders, backs): the stored answer with `replayed: true`
+ *   (200). While the first execution is still running, a retry waits for it (up to `waitMs`),
+ *   then answers `409 RETRY_IDEMPOTENCY_KEY` with Retry-After if it is still not done.
+ * - Retried under the `refuse` policy (opinions), finished or not: `409 CONFIRM_TOKEN_USED`.
  * - A definitive refusal (4xx) is stored and replayed like a success; a failure that may not
  *   have happened (5xx, timeout) gives the claim back, so the same token can be retried. The
  *   backend's idempotency key, derived from the token, makes that retry safe.
@@ -16,6 +16,19 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
 import type { ClaimStore, StoredOutcome } from './claims.ts';
 import type { ConfirmAction, ConfirmTokens, TokenClaims } from './token.ts';
+
+/**
+ * What a second presentation of an executed token gets, declared by each executing operation:
+ * `replay` answers the stored outcome again (`replayed: true`); `refuse` answers
+ * `409 CONFIRM_TOKEN_USED`, finished or not.
+ */
+export type RetryPolicy = 'replay' | 'refuse';
+
+/** An executing operation's confirm action and retry policy. */
+export interface Execution {
+  action: ConfirmAction;
+  retry: RetryPolicy;
+}
 
 /** What happened to a token at execution, for metrics. */
 export type TokenOutcome = 'executed' | 'refused' | 'replayed' | 'used' | 'in_flight' | 'invalid' | 'expired' | 'unavailable' | 'failed';
@@ -46,11 +59,12 @@ export interface Executed<T> {
 
 export async function executeOnce<T extends object>(
   deps: ExecuteDeps,
-  action: ConfirmAction,
+  execution: Execution,
   token: string,
   caller: { userId: string; keyId: string },
   run: (claims: TokenClaims) => Promise<T>,
 ): Promise<Executed<T>> {
+  const { action } = execution;
   const outcome = (o: TokenOutcome) => deps.onOutcome?.(action, o);
   let claims: TokenClaims;
   try {
@@ -76,7 +90,7 @@ export async function executeOnce<T extends object>(
     }
 
     if (state.state === 'acquired') return runClaimed(deps, action, claims, owner, run);
-    if (action === 'publish_opinion') {
+    if (execution.retry === 'refuse') {
       outcome('used');
       throw new ApiError('CONFIRM_TOKEN_USED');
     }

@@ -1,5 +1,5 @@
 /**
- * Confirm tokens (SPEC 1.2, 3.3): HMAC-SHA-256 signed, bound to the user, the key, the action
+ * Confirm tokens (docs/contract/writes.md#confirm-tokens): HMAC-SHA-256 signed, bound to the user, the key, the action
  * and every parameter of the previewed action, valid for exactly 5 minutes.
  *
  * Format: `ct1.<kid>.<payload>.<mac>`, payload and mac base64url. The key id names which secret

@@ -1,12 +1,12 @@
 /** The kill switch of this replica: shared through Redis when configured, in memory otherwise. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../store/redis.ts';
 import type { Config } from '../config.ts';
 import { MemoryKillSwitch, OFF, type KillState, type KillSwitch, type KillSwitchLogger } from './kill-switch.ts';
 import { RedisKillSwitch } from './redis-kill-switch.ts';
 
 export type { KillMode, KillState, KillSwitch, KillSwitchLogger } from './kill-switch.ts';
 export { KILL_MODES, KillSwitchUnavailableError, MemoryKillSwitch, OFF } from './kill-switch.ts';
-export { RedisKillSwitch, killSwitchKey } from './redis-kill-switch.ts';
+export { RedisKillSwitch, killSwitchKey, killSwitchSeqKey } from './redis-kill-switch.ts';
 
 export function startupState(config: Config, now: () => number): KillState {
   return config.KILL_SWITCH === 'on'
@@ -20,7 +20,7 @@ export function startupState(config: Config, now: () => number): KillState {
  * so a replica restarting during an incident never clears the switch.
  * Without Redis: this process's own switch, starting from KILL_SWITCH.
  */
-export async function createKillSwitch(config: Config, redis: Redis | null, log: KillSwitchLogger, now: () => number): Promise<KillSwitch> {
+export async function createKillSwitch(config: Config, redis: RedisClient | null, log: KillSwitchLogger, now: () => number): Promise<KillSwitch> {
   if (redis === null) return new MemoryKillSwitch(startupState(config, now), now, log);
   return RedisKillSwitch.open(redis, {
     prefix: config.REDIS_KEY_PREFIX,

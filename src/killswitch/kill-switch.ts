@@ -1,5 +1,5 @@
 /**
- * The ops kill switch (DECISIONS.md section 8). `all` answers every REST and MCP request with
+ * The ops kill switch (docs/contract/limits.md#kill-switch). `all` answers every REST and MCP request with
  * `503 SERVICE_DISABLED` before authentication, so a disabled service puts no load on the
  * backend; `writes` refuses only the six write operations. Health endpoints always answer.
  *

@@ -2,8 +2,9 @@
  * The kill switch of a fleet, shared through Redis (docs/operations.md, "Kill switch").
  *
  * - The state is one key, `${prefix}kill-switch`, holding JSON `{mode, by, reason, at, seq}`
- *   (no TTL). A missing key means `off`. `seq` comes from the counter `${prefix}kill-switch:seq`
- *   and orders the writes; a hand-written value without it is accepted too.
+ *   (no TTL). A missing key means `off`. `seq` comes from the counter `${prefix}{${prefix}kill-switch}:seq`
+ *   (named so that it shares the state's cluster slot) and orders the writes; a hand-written
+ *   value without it is accepted too.
  * - Every replica keeps an in-memory copy, so `current()` does no I/O. The copy is refreshed
  *   by pub/sub on the channel `${prefix}kill-switch` (a subscriber connection of its own,
  *   `redis.duplicate()`), and by a poll every `pollMs` as a fallback for missed messages, so
@@ -19,7 +20,6 @@
  * older state; such answers are discarded (the `epoch`); any other poll answer is the truth,
  * whatever its `seq` (so a hand-edited or deleted key takes effect).
  */
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
   KillSwitchUnavailableError,
@@ -31,6 +31,7 @@ import {
   type KillSwitch,
   type KillSwitchLogger,
 } from './kill-switch.ts';
+import { defineScript, duplicateClient, keyInSlotOf, type RedisClient, type Script } from '../store/redis.ts';
 
 export interface RedisKillSwitchOptions {
   /** REDIS_KEY_PREFIX: the key and the channel are `${prefix}kill-switch`. */
@@ -70,10 +71,20 @@ interface Stored {
 
 /**
  * Number the write, SET and PUBLISH in one step, so subscribers see changes in the order they
- * were written. ARGV[1] is the state as a JSON object; `seq` is appended to it.
+ * were written. ARGV[1] is the state as a JSON object; `seq` is appended to it. The number is
+ * kept above the stored state's own, so a counter that was lost (or renamed by an upgrade)
+ * never numbers a write below the state it replaces.
  */
 const SET_AND_PUBLISH = `
 local seq = redis.call('INCR', KEYS[2])
+local current = redis.call('GET', KEYS[1])
+if current then
+  local ok, stored = pcall(cjson.decode, current)
+  if ok and type(stored) == 'table' and tonumber(stored.seq) and tonumber(stored.seq) >= seq then
+    seq = math.floor(tonumber(stored.seq)) + 1
+    redis.call('SET', KEYS[2], seq)
+  end
+end
 local payload = string.sub(ARGV[1], 1, -2) .. ',"seq":' .. seq .. '}'
 redis.call('SET', KEYS[1], payload)
 redis.call('PUBLISH', ARGV[2], payload)
@@ -83,9 +94,15 @@ export function killSwitchKey(prefix: string): string {
   return `${prefix}kill-switch`;
 }
 
+/** The write counter, in the state key's cluster slot (the state key keeps its documented name). */
+export function killSwitchSeqKey(prefix: string): string {
+  return keyInSlotOf(killSwitchKey(prefix), ':seq', prefix);
+}
+
 export class RedisKillSwitch implements KillSwitch {
-  readonly #redis: Redis;
-  readonly #sub: Redis;
+  readonly #redis: RedisClient;
+  readonly #sub: RedisClient;
+  readonly #setAndPublish: Script;
   readonly #key: string;
   readonly #seqKey: string;
   readonly #channel: string;
@@ -108,16 +125,17 @@ export class RedisKillSwitch implements KillSwitch {
   #onSubscribed: (() => void) | null = null;
 
   /** Use `RedisKillSwitch.open()`; the constructor neither reads nor polls. */
-  constructor(redis: Redis, opts: RedisKillSwitchOptions) {
+  constructor(redis: RedisClient, opts: RedisKillSwitchOptions) {
     this.#redis = redis;
+    this.#setAndPublish = defineScript(redis, 'openpmKillSwitchSet', 2, SET_AND_PUBLISH);
     this.#key = killSwitchKey(opts.prefix);
-    this.#seqKey = `${this.#key}:seq`;
+    this.#seqKey = killSwitchSeqKey(opts.prefix);
     this.#channel = killSwitchKey(opts.prefix);
     this.#log = opts.log;
     this.#now = opts.now ?? Date.now;
     this.#pollMs = opts.pollMs;
     // A connection of its own: a subscribed connection can run no other command.
-    this.#sub = redis.duplicate({ autoResubscribe: false, lazyConnect: false });
+    this.#sub = duplicateClient(redis, { autoResubscribe: false, lazyConnect: false });
     this.#sub.on('error', () => {
       // The poll reports outages (once each); the main connection logs its own errors.
     });
@@ -136,7 +154,7 @@ export class RedisKillSwitch implements KillSwitch {
   }
 
   /** Connect, subscribe, load (applying KILL_SWITCH=on) and start polling. */
-  static async open(redis: Redis, opts: OpenOptions): Promise<RedisKillSwitch> {
+  static async open(redis: RedisClient, opts: OpenOptions): Promise<RedisKillSwitch> {
     const ks = new RedisKillSwitch(redis, opts);
     await ks.#start(opts);
     return ks;
@@ -266,7 +284,7 @@ export class RedisKillSwitch implements KillSwitch {
     let seq: number;
     try {
       const json = JSON.stringify({ mode: state.mode, by: state.by, reason: state.reason, at: state.at });
-      seq = Number(await this.#redis.eval(SET_AND_PUBLISH, 2, this.#key, this.#seqKey, json, this.#channel));
+      seq = Number(await this.#setAndPublish([this.#key, this.#seqKey], [json, this.#channel]));
     } catch (err) {
       throw new KillSwitchUnavailableError(
         `the kill switch could not be changed: the shared store (Redis) did not answer (${errorMessage(err)})`,

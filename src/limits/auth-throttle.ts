@@ -11,7 +11,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../store/redis.ts';
 import type { KeyAuthenticator } from '../auth/authenticator.ts';
 import { parseBearer } from '../auth/key-format.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -19,7 +19,7 @@ import { ApiError } from '../errors/api-error.ts';
 export interface AuthThrottleOptions {
   perMinute: number;
   authenticator: KeyAuthenticator;
-  redis: Redis | null;
+  redis: RedisClient | null;
   prefix: string;
 }
 

@@ -37,8 +37,3 @@ export class RateLimiter {
     return decision;
   }
 }
-
-export function limitClassOf(op: { name: string; kind: string }): LimitClass {
-  if (op.name === 'search_topics') return 'search';
-  return op.kind === 'execute' ? 'write' : 'read';
-}

@@ -9,7 +9,7 @@
  * nor leave refused requests uncounted. It does guard failed authentication (auth-throttle.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { defineScript, taggedKey, type RedisClient, type Script } from '../store/redis.ts';
 import { DAY_MS, MINUTE_MS, type WindowSpec } from './windows.ts';
 
 /** Per window after the decision: requests counted in it and its oldest entry (minute windows). */
@@ -78,7 +78,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-// KEYS: one per window. ARGV[1]: a unique member for this request; then kind and limit per window.
+// KEYS: one per window, all in one cluster slot. ARGV[1]: a unique member for this request;
+// then kind and limit per window.
 // Returns {allowed, now, count_1, oldest_1, count_2, oldest_2, ...} (oldest -1 when none).
 const CONSUME = `
 local t = redis.call('TIME')
@@ -124,19 +125,28 @@ end
 return out
 `;
 
+/**
+ * The windows of one key live in one cluster slot (`rl:{<keyId>}:<window>`), so the script runs
+ * on Redis Cluster too; it is registered once and called by digest (EVALSHA).
+ */
 export class RedisRateLimitStore implements RateLimitStore {
-  readonly #redis: Redis;
+  readonly #consume: Script;
   readonly #prefix: string;
 
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
+  constructor(redis: RedisClient, prefix: string) {
+    this.#consume = defineScript(redis, 'openpmRateLimitConsume', 'variable', CONSUME);
     this.#prefix = `${prefix}rl:`;
   }
 
+  /** The Redis key of one window of one subject. */
+  key(subject: string, window: string): string {
+    return taggedKey(this.#prefix, subject, `:${window}`);
+  }
+
   async consume(subject: string, windows: WindowSpec[]): Promise<Consumption> {
-    const keys = windows.map((w) => `${this.#prefix}${subject}:${w.name}`);
+    const keys = windows.map((w) => this.key(subject, w.name));
     const args = [randomUUID(), ...windows.flatMap((w) => [w.kind === 'minute' ? 'm' : 'd', String(w.limit)])];
-    const out = (await this.#redis.eval(CONSUME, keys.length, ...keys, ...args)) as number[];
+    const out = (await this.#consume(keys, args)) as number[];
     return {
       allowed: out[0] === 1,
       now: Number(out[1]),

@@ -1,5 +1,5 @@
 /**
- * The per-key windows of SPEC 8 and DECISIONS.md section 8, and which apply to a request.
+ * The per-key windows of docs/contract/limits.md#windows, and which apply to a request.
  *
  * Minute windows are sliding: at most `limit` requests in any 60 s. Day windows are calendar
  * days that reset at 00:00 UTC. Reads window: every request; search: REST /search and MCP
@@ -21,14 +21,6 @@ export interface LimitSettings {
   writePerMinute: number;
   writePerDay: number;
 }
-
-export const SPEC_LIMITS: LimitSettings = {
-  readPerMinute: 120,
-  readPerDay: 10_000,
-  searchPerMinute: 30,
-  writePerMinute: 10,
-  writePerDay: 200,
-};
 
 /** What a request is, for limiting. */
 export type LimitClass = 'read' | 'search' | 'write';
