@@ -13,17 +13,19 @@ import { authenticationHook } from './auth/plugin.ts';
 import { ApiError } from './errors/api-error.ts';
 import { healthRoutes } from './http/health.ts';
 import { buildOpenApi } from './http/openapi.ts';
+import { docsPage } from './http/docs-page.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { REQUEST_ID_HEADER, genReqId } from './http/request-id.ts';
-import { restRoutes } from './http/rest-routes.ts';
+import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
-import { mcpRoutes } from './mcp/routes.ts';
-import { ToolRegistry } from './mcp/tools.ts';
+import { mcpRoutes } from './surfaces/mcp/routes.ts';
+import { ToolRegistry } from './surfaces/mcp/tools.ts';
 import { REST_PREFIX, surfaceOf } from './http/paths.ts';
 import { OPERATIONS } from './operations/index.ts';
+import { Invoker } from './operations/invoke.ts';
 import { createServices, type ServiceOverrides, type Services } from './services.ts';
 
-/** The contract caps request bodies at 16 KiB (DECISIONS.md section 5). */
+/** The contract caps request bodies at 16 KiB (docs/contract/errors.md#request-errors). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 export { MCP_PATH, REST_PREFIX } from './http/paths.ts';
 
@@ -63,7 +65,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   installErrorHandling(app);
-  // Bodies are JSON only (SPEC 4): anything else is refused rather than reaching a route.
+  // Bodies are JSON only (docs/contract/errors.md#request-errors): anything else is refused rather than reaching a route.
   app.removeContentTypeParser('text/plain');
 
   let draining = false;
@@ -76,9 +78,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       services.redis === null ? {} : { redis: (await services.redis.ping().catch(() => null)) === 'PONG' ? 'up' : 'down' },
   });
 
-  // The contract's OpenAPI document, public like any API reference.
+  // The contract's OpenAPI document and its human rendering, public like any API reference.
   const openapi = buildOpenApi(OPERATIONS, REST_PREFIX);
   app.get('/openapi.json', async () => openapi);
+  app.get(`${REST_PREFIX}/openapi.json`, async () => openapi);
+  await app.register(docsPage, { services, documentUrl: '/openapi.json', title: 'Open Prediction-Market API' });
 
   const throttle = await createAuthThrottle(app, {
     perMinute: config.AUTH_ATTEMPTS_PER_MINUTE,
@@ -87,16 +91,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     prefix: config.REDIS_KEY_PREFIX,
   });
   const authenticate = authenticationHook(services.authenticator, throttle);
+  // One pipeline for every operation call, whichever surface carries it.
+  const pipeline = new Invoker(services);
 
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticate);
-      await api.register(restRoutes, { services, operations: OPERATIONS });
+      await api.register(restRoutes, { pipeline, operations: OPERATIONS });
     },
     { prefix: REST_PREFIX },
   );
 
-  await app.register(mcpRoutes, { services, gates: [authenticate], registry: new ToolRegistry(OPERATIONS) });
+  await app.register(mcpRoutes, { pipeline, gates: [authenticate], registry: new ToolRegistry(OPERATIONS) });
 
   return app;
 }

@@ -2,7 +2,6 @@
  * The replica's long-lived collaborators, built once from configuration: the upstream client,
  * the shared stores (Redis or in-memory) and the authenticator. Tests may pass their own.
  */
-import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { KeyAuthenticator } from './auth/authenticator.ts';
 import { MemoryVerdictStore, RedisVerdictStore, type StoreLogger, type VerdictStore } from './auth/verdict-store.ts';
@@ -10,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { CursorCodec } from './pagination/cursor.ts';
 import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from './confirm/claims.ts';
 import { ConfirmTokens, parseConfirmKeys } from './confirm/token.ts';
-import { connectRedis, redisReady } from './store/redis.ts';
+import { connectRedis, probeRedis, redisOptionsFrom, redisReady, type RedisClient } from './store/redis.ts';
 import { createKillSwitch, type KillSwitch } from './killswitch/index.ts';
 import { RateLimiter } from './limits/limiter.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './limits/store.ts';
@@ -27,14 +26,14 @@ export interface Services {
   /** Null when RATE_LIMITS=off. */
   limiter: RateLimiter | null;
   killSwitch: KillSwitch;
-  redis: Redis | null;
+  redis: RedisClient | null;
   now: () => number;
   close(): Promise<void>;
 }
 
 export interface ServiceOverrides {
   upstream?: UpstreamClient;
-  redis?: Redis | null;
+  redis?: RedisClient | null;
   now?: () => number;
 }
 
@@ -64,12 +63,8 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
       metrics,
     });
   const ownsRedis = overrides.redis === undefined;
-  const redis =
-    overrides.redis !== undefined
-      ? overrides.redis
-      : config.REDIS_URL !== undefined
-        ? connectRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS })
-        : null;
+  const redisOptions = redisOptionsFrom(config);
+  const redis = overrides.redis !== undefined ? overrides.redis : redisOptions !== null ? connectRedis(redisOptions) : null;
   if (redis !== null) {
     redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
     // Commands fail fast while disconnected (no offline queue), so wait for the first
@@ -109,6 +104,11 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
           log,
         );
   const killSwitch = await createKillSwitch(config, redis, log, now);
+  metrics.watch({
+    breaker: () => upstream.breakerState,
+    killSwitch: () => killSwitch.current().mode,
+    redis: redis === null ? null : () => probeRedis(redis, config.REDIS_COMMAND_TIMEOUT_MS),
+  });
 
   return {
     config,
@@ -136,6 +136,6 @@ function confirmKeys(config: Config) {
   return parseConfirmKeys(`local:${randomBytes(32).toString('hex')}`, 'local');
 }
 
-function claimStore(redis: Redis | null, config: Config, now: () => number): ClaimStore {
+function claimStore(redis: RedisClient | null, config: Config, now: () => number): ClaimStore {
   return redis !== null ? new RedisClaimStore(redis, config.REDIS_KEY_PREFIX) : new MemoryClaimStore(now);
 }

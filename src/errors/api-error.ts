@@ -2,7 +2,7 @@ import { DEFAULT_MESSAGES, ERROR_STATUS, type ErrorCode } from './codes.ts';
 
 export type ErrorDetails = Record<string, unknown>;
 
-/** The contract's error envelope (SPEC 2.13). */
+/** The contract's error envelope (docs/contract/errors.md#error-envelope). */
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; details?: ErrorDetails };
 }
@@ -40,8 +40,4 @@ export class ApiError extends Error {
 
 export function invalidArgument(field: string, message: string): ApiError {
   return new ApiError('INVALID_ARGUMENT', { message, details: { field } });
-}
-
-export function isApiError(err: unknown): err is ApiError {
-  return err instanceof ApiError;
 }

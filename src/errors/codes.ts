@@ -1,6 +1,6 @@
 /**
- * The closed set of open error codes with their HTTP statuses: SPEC section 7 plus
- * DECISIONS.md section 5. No other code is ever sent; every error path goes through this table.
+ * The closed set of open error codes with their HTTP statuses: the contract's
+ * table (docs/contract/errors.md#error-codes). No other code is ever sent; every error path goes through this table.
  */
 export const ERROR_STATUS = {
   INVALID_ARGUMENT: 400,

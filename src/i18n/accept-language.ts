@@ -1,5 +1,5 @@
 /**
- * Accept-Language negotiation for REST (SPEC 1.1 rule 10, DECISIONS.md section 6).
+ * Accept-Language negotiation for REST (docs/contract/localisation.md#accept-language).
  *
  * Entries are weighed by their q-value (RFC 9110 section 12.5.4); each tag is folded with
  * foldLanguage; q=0 excludes the language it folds onto; `*` stands for any supported language

@@ -1,5 +1,5 @@
 /**
- * Folding a free-form language tag onto a supported language (DECISIONS.md section 6).
+ * Folding a free-form language tag onto a supported language (docs/contract/localisation.md#language-folding).
  *
  * Exact codes match case-insensitively with `_` read as `-`. Anything else goes through CLDR
  * likely subtags (Intl.Locale#maximize), so that `zh` lands on Simplified (zh-CN), `zh-HK` on

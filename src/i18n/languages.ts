@@ -1,5 +1,5 @@
 /**
- * The languages the open contract supports (SPEC 1.1 rule 10), and their app locale tags.
+ * The languages the open contract supports (docs/contract/localisation.md#languages), and their app locale tags.
  *
  * The contract speaks BCP 47 (`zh-TW`); the backend keys its locale maps with its own tags
  * (`zh_TW`, and the legacy `in` for Indonesian). This module is the one place that pairs them.

@@ -3,7 +3,7 @@
  *
  * These schemas are the one definition of every upstream shape: the upstream client validates
  * each answer against them (an upstream is untrusted), the mappers take their inferred types,
- * and the sandbox backend in fixtures/ types its answers with them.
+ * and the sandbox backend in sandbox/ types its answers with them.
  *
  * The shapes deliberately keep the app's own habits (camelCase, float amounts, epoch-ms
  * times, locale maps, upper-case or integer enums): translating them is the gateway's job.
@@ -92,7 +92,6 @@ export const Probability = z.number().finite().min(0).max(1);
 
 /** The app's locale tags. `in` is the legacy tag for Indonesian. Any of them may be missing. */
 export const APP_LOCALES = ['en', 'zh_TW', 'zh_CN', 'vi', 'in', 'th', 'ja', 'ko', 'ms'] as const;
-export type AppLocale = (typeof APP_LOCALES)[number];
 /** Localised text: a map keyed by app locale tag. Unknown tags are tolerated and ignored. */
 export const LocaleText = z.record(z.string(), z.string());
 export type LocaleText = z.infer<typeof LocaleText>;

@@ -7,6 +7,9 @@ import { ApiError } from '../../src/errors/api-error.ts';
 const tokens = new ConfirmTokens(parseConfirmKeys('k1:' + 'z'.repeat(40), undefined));
 const caller = { userId: 'u1', keyId: 'key1' };
 const log = { warn: () => {}, error: () => {} };
+const ORDER = { action: 'place_order', retry: 'replay' } as const;
+const OPINION = { action: 'publish_opinion', retry: 'refuse' } as const;
+const BACK = { action: 'back_opinion', retry: 'replay' } as const;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function outcome(p: Promise<{ status: number; body: unknown }>) {
@@ -28,7 +31,7 @@ describe('executeOnce', () => {
       await sleep(100);
       return { id: 'order-1' };
     };
-    const results = await Promise.all(Array.from({ length: 50 }, () => outcome(executeOnce({ tokens, claims, log, pollMs: 10 }, 'place_order', token, caller, run))));
+    const results = await Promise.all(Array.from({ length: 50 }, () => outcome(executeOnce({ tokens, claims, log, pollMs: 10 }, ORDER, token, caller, run))));
     expect(runs).toBe(1);
     expect(results.filter((r) => r.status === 201)).toEqual([{ status: 201, body: { id: 'order-1', replayed: false } }]);
     expect(results.filter((r) => r.status === 200)).toHaveLength(49);
@@ -44,22 +47,22 @@ describe('executeOnce', () => {
       await sleep(50);
       return { id: 'op-1' };
     };
-    const results = await Promise.all(Array.from({ length: 10 }, () => outcome(executeOnce({ tokens, claims, log }, 'publish_opinion', token, caller, run))));
+    const results = await Promise.all(Array.from({ length: 10 }, () => outcome(executeOnce({ tokens, claims, log }, OPINION, token, caller, run))));
     expect(runs).toBe(1);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => 'code' in r && r.code === 'CONFIRM_TOKEN_USED')).toHaveLength(9);
-    expect(await outcome(executeOnce({ tokens, claims, log }, 'publish_opinion', token, caller, run))).toEqual({ status: 409, code: 'CONFIRM_TOKEN_USED' });
+    expect(await outcome(executeOnce({ tokens, claims, log }, OPINION, token, caller, run))).toEqual({ status: 409, code: 'CONFIRM_TOKEN_USED' });
   });
 
   it('answers 409 RETRY_IDEMPOTENCY_KEY when the first execution outlasts the wait', async () => {
     const claims = new MemoryClaimStore();
     const { token } = tokens.issue('back_opinion', caller.userId, caller.keyId, {});
-    const slow = executeOnce({ tokens, claims, log }, 'back_opinion', token, caller, async () => {
+    const slow = executeOnce({ tokens, claims, log }, BACK, token, caller, async () => {
       await sleep(300);
       return { id: 'b1' };
     });
     await sleep(20);
-    expect(await outcome(executeOnce({ tokens, claims, log, waitMs: 100, pollMs: 10 }, 'back_opinion', token, caller, async () => ({ id: 'x' })))).toEqual({
+    expect(await outcome(executeOnce({ tokens, claims, log, waitMs: 100, pollMs: 10 }, BACK, token, caller, async () => ({ id: 'x' })))).toEqual({
       status: 409,
       code: 'RETRY_IDEMPOTENCY_KEY',
     });
@@ -74,13 +77,13 @@ describe('executeOnce', () => {
       runs++;
       throw new ApiError('INTERNAL');
     };
-    expect(await outcome(executeOnce({ tokens, claims, log }, 'place_order', token, caller, failing))).toEqual({ status: 500, code: 'INTERNAL' });
+    expect(await outcome(executeOnce({ tokens, claims, log }, ORDER, token, caller, failing))).toEqual({ status: 500, code: 'INTERNAL' });
     const refused = async (): Promise<{ id: string }> => {
       runs++;
       throw new ApiError('TOPIC_CLOSED');
     };
-    expect(await outcome(executeOnce({ tokens, claims, log }, 'place_order', token, caller, refused))).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
-    expect(await outcome(executeOnce({ tokens, claims, log }, 'place_order', token, caller, refused))).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
+    expect(await outcome(executeOnce({ tokens, claims, log }, ORDER, token, caller, refused))).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
+    expect(await outcome(executeOnce({ tokens, claims, log }, ORDER, token, caller, refused))).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
     expect(runs).toBe(2);
   });
 
@@ -96,7 +99,7 @@ describe('executeOnce', () => {
     const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
     let runs = 0;
     const r = await outcome(
-      executeOnce({ tokens, claims: broken, log }, 'place_order', token, caller, async () => {
+      executeOnce({ tokens, claims: broken, log }, ORDER, token, caller, async () => {
         runs++;
         return {};
       }),
@@ -107,7 +110,7 @@ describe('executeOnce', () => {
 
   it('verifies the token before anything else', async () => {
     const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
-    expect(await outcome(executeOnce({ tokens, claims: new MemoryClaimStore(), log }, 'place_order', token, { ...caller, keyId: 'other' }, async () => ({})))).toEqual({
+    expect(await outcome(executeOnce({ tokens, claims: new MemoryClaimStore(), log }, ORDER, token, { ...caller, keyId: 'other' }, async () => ({})))).toEqual({
       status: 400,
       code: 'CONFIRM_TOKEN_INVALID',
     });
@@ -119,9 +122,9 @@ describe('executeOnce bookkeeping', () => {
     const seen: string[] = [];
     const deps = { tokens, claims: new MemoryClaimStore(), log, onOutcome: (_a: string, o: string) => seen.push(o) };
     const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
-    await executeOnce(deps, 'place_order', token, caller, async () => ({}));
-    await executeOnce(deps, 'place_order', token, caller, async () => ({}));
-    await outcome(executeOnce(deps, 'place_order', token, { ...caller, keyId: 'k2' }, async () => ({})));
+    await executeOnce(deps, ORDER, token, caller, async () => ({}));
+    await executeOnce(deps, ORDER, token, caller, async () => ({}));
+    await outcome(executeOnce(deps, ORDER, token, { ...caller, keyId: 'k2' }, async () => ({})));
     expect(seen).toEqual(['executed', 'replayed', 'invalid']);
   });
 

@@ -5,7 +5,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { mcpClient } from '../helpers/mcp.ts';
 import { testPrefix } from '../helpers/redis.ts';
 import { KEYS, SERVICE_TOKEN, USERS, startStack, type Stack, type StackOptions } from '../helpers/stack.ts';

@@ -3,7 +3,7 @@
  * three replicas, one Redis, one burst per window kind, exactly k refusals each.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { SERVICE_TOKEN, USERS } from '../helpers/stack.ts';
 import { killAll, startGateway, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { REDIS_URL, connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';

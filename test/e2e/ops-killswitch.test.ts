@@ -4,8 +4,8 @@
  * obeyed by every replica within a second, REST and MCP alike, health endpoints untouched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
-import { KEYS } from '../../fixtures/sandbox/ids.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { KEYS } from '../../sandbox/ids.ts';
 import { killAll, runCli, startGateway, within, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 

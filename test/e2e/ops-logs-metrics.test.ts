@@ -4,8 +4,8 @@
  * Prometheus metrics on the admin port with route, status and surface labels.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
-import { genericMarketId, KEYS, outcomeId } from '../../fixtures/sandbox/ids.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { genericMarketId, KEYS, outcomeId } from '../../sandbox/ids.ts';
 import { killAll, startGateway, within, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 

@@ -3,8 +3,8 @@
  * listener closes, a request in flight still completes with 200, then the process exits 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
-import { KEYS } from '../../fixtures/sandbox/ids.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { KEYS } from '../../sandbox/ids.ts';
 import { killAll, startGateway, within } from '../helpers/gateway-process.ts';
 import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 

@@ -25,11 +25,11 @@ import {
   WatchlistList,
   ZoneList,
 } from '../../src/contract/index.ts';
-import { CONTESTS } from '../../fixtures/sandbox/ids.ts';
+import { CONTESTS } from '../../sandbox/ids.ts';
 import { NOTABLE_MARKETS } from '../../fixtures/seed/markets.ts';
 import { SEED_POLLS } from '../../fixtures/seed/polls.ts';
 import { API, clearFaults, countOf, expectError, expectOk, startCounting } from '../helpers/contract-assert.ts';
-import { genericMarketId } from '../../fixtures/sandbox/ids.ts';
+import { genericMarketId } from '../../sandbox/ids.ts';
 import { CATEGORIES, KEYS, MARKETS, OPINIONS, POLLS, startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;

@@ -15,7 +15,7 @@ import {
   TopicList,
   ZoneList,
 } from '../../src/contract/index.ts';
-import { CONTESTS, GENERIC_MARKET_COUNT, genericMarketId } from '../../fixtures/sandbox/ids.ts';
+import { CONTESTS, GENERIC_MARKET_COUNT, genericMarketId } from '../../sandbox/ids.ts';
 import { GENERIC_MARKETS, NOTABLE_MARKETS } from '../../fixtures/seed/markets.ts';
 import { API, expectContract, expectError, expectOk, itemsOf, walkPages, withQuery } from '../helpers/contract-assert.ts';
 import { CATEGORIES, KEYS, MARKETS, OPINIONS, POLLS, USERS, ZONES, startStack, type Stack } from '../helpers/stack.ts';

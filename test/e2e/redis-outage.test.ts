@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../src/contract/index.ts';
-import { outcomeId } from '../../fixtures/sandbox/ids.ts';
+import { outcomeId } from '../../sandbox/ids.ts';
 import { testPrefix } from '../helpers/redis.ts';
 import { KEYS, MARKETS, SERVICE_TOKEN, USERS, startStack, type Reply, type Stack } from '../helpers/stack.ts';
 import { RedisProcess, freePort } from '../upstream/redis-process.ts';

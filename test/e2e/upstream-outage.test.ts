@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope, TopicDetail, ZoneList } from '../../src/contract/index.ts';
-import { outcomeId, startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
+import { outcomeId, startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { KEYS, MARKETS, SERVICE_TOKEN, startStack, type Reply, type Stack } from '../helpers/stack.ts';
 
 const V1 = '/open/v1';

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { Back, Order, PublishedOpinion } from '../../src/contract/index.ts';
-import { genericMarketId, outcomeId } from '../../fixtures/sandbox/ids.ts';
-import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
+import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
 import { KEYS, MARKETS, OPINIONS, SERVICE_TOKEN, USERS, type Reply, type Stack } from '../helpers/stack.ts';
 import { V1, coins, counters, expectAuditOk, valid, writeStack } from '../operations/writes/e2e-helpers.ts';

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Back, Order } from '../../src/contract/index.ts';
-import { genericMarketId, outcomeId } from '../../fixtures/sandbox/ids.ts';
+import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { KEYS, MARKETS, OPINIONS, USERS, type Stack } from '../helpers/stack.ts';
 import { V1, coins, decodeToken, expectAuditOk, expectError, newWriteKey, tamper, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
 

@@ -6,10 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { configFrom, type Config } from '../../src/config.ts';
-import { startSandbox, type Sandbox } from '../../fixtures/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { REDIS_URL, testPrefix } from './redis.ts';
 
-export { KEYS, USERS, MARKETS, POLLS, OPINIONS, CATEGORIES, ZONES } from '../../fixtures/sandbox/ids.ts';
+export { KEYS, USERS, MARKETS, POLLS, OPINIONS, CATEGORIES, ZONES } from '../../sandbox/ids.ts';
 
 export const SERVICE_TOKEN = 'stack-service-token';
 export const TEST_CONFIRM_KEYS = `t1:${'s'.repeat(40)}`;

@@ -7,7 +7,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../src/errors/api-error.ts';
-import type { BoundUpstream } from '../../src/operations/operation.ts';
+import type { BoundUpstream } from '../../src/upstream/bound.ts';
 import * as platform from '../../src/upstream/api/platform.api.ts';
 import * as poll from '../../src/upstream/api/poll.api.ts';
 import * as prediction from '../../src/upstream/api/prediction.api.ts';

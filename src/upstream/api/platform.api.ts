@@ -5,7 +5,7 @@
  * X-Acting-User; identical calls in flight share one backend call). Poll search is not shared:
  * a poll item's tallies follow the acting user. User-scoped reads never are.
  */
-import type { BoundUpstream } from '../../operations/operation.ts';
+import type { BoundUpstream } from '../bound.ts';
 import * as I from '../internal-api.ts';
 
 const enc = encodeURIComponent;

@@ -3,7 +3,7 @@
  * (`votesVisible`) and comment gating (`locked`) follow the acting user.
  */
 import type { z } from 'zod';
-import type { BoundUpstream } from '../../operations/operation.ts';
+import type { BoundUpstream } from '../bound.ts';
 import * as I from '../internal-api.ts';
 
 const enc = encodeURIComponent;

@@ -10,7 +10,7 @@
  * by the acting user") and everything user-scoped are not shared.
  */
 import { z } from 'zod';
-import type { BoundUpstream } from '../../operations/operation.ts';
+import type { BoundUpstream } from '../bound.ts';
 import * as I from '../internal-api.ts';
 
 const enc = encodeURIComponent;
