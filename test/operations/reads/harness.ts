@@ -10,9 +10,10 @@ import { recordedData } from '../../../fixtures/recorded/index.ts';
 import type { Caller } from '../../../src/auth/caller.ts';
 import type { Language } from '../../../src/i18n/languages.ts';
 import { Metrics } from '../../../src/metrics/metrics.ts';
-import { operationContext, type Operation, type OperationDeps } from '../../../src/operations/operation.ts';
+import type { Operation, OperationContext, OperationDeps } from '../../../src/operations/operation.ts';
 import { validateInput } from '../../../src/operations/validate-input.ts';
 import { CursorCodec } from '../../../src/pagination/cursor.ts';
+import { bindUpstream } from '../../../src/upstream/bound.ts';
 import type { CallContext, CallOptions } from '../../../src/upstream/client.ts';
 import { mapUpstreamError } from '../../../src/upstream/errors.ts';
 
@@ -63,7 +64,8 @@ export function harness(backend: Backend) {
   /** Validate `raw` like the pipeline does, then execute; resolves to the answer's body. */
   async function run(op: Operation, raw: Record<string, unknown> = {}, lang: Language = 'en'): Promise<any> {
     const input = validateInput(op, raw, 'rest');
-    const ctx = operationContext(deps, client, { caller, lang, requestId: 'req-1', log: silent });
+    const upstream = bindUpstream(client, { requestId: 'req-1', actingUser: caller.userId, log: silent });
+    const ctx: OperationContext = { caller, lang, requestId: 'req-1', log: silent, services: deps, upstream };
     const result = await op.execute(ctx, input);
     // Every answer must be what the contract promises.
     return op.output.parse(result.body);
