@@ -20,7 +20,11 @@ const consumption = (allowed: boolean, windows: WindowUse[], now = NOW): Consump
 describe('decide: an admitted request', () => {
   it('describes the minute window with the least remaining, whatever its order', () => {
     const d = decide(
-      consumption(true, [minute('read_minute', 120, 10, NOW - 1_000), day('read_day', 10_000, 10), minute('search_minute', 30, 25, NOW - 45_000)]),
+      consumption(true, [
+        minute('read_minute', 120, 10, NOW - 1_000),
+        day('read_day', 10_000, 10),
+        minute('search_minute', 30, 25, NOW - 45_000),
+      ]),
     );
     expect(d).toEqual({
       allowed: true,
@@ -62,7 +66,9 @@ describe('decide: a refused request', () => {
   });
 
   it('waits for midnight UTC when a day window refuses', () => {
-    const d = decide(consumption(false, [minute('read_minute', 10, 1, NOW), day('write_day', 200, 200)], Date.UTC(2026, 10, 23, 23, 59, 58, 500)));
+    const d = decide(
+      consumption(false, [minute('read_minute', 10, 1, NOW), day('write_day', 200, 200)], Date.UTC(2026, 10, 23, 23, 59, 58, 500)),
+    );
     expect(d.refusedBy).toBe('write_day');
     expect(d.retryAfter).toBe(2);
   });
@@ -73,7 +79,7 @@ describe('decide: a refused request', () => {
     expect(d.headers['retry-after']).toBe('1');
   });
 
-  it('keeps the binding window\'s headers next to Retry-After', () => {
+  it("keeps the binding window's headers next to Retry-After", () => {
     const d = decide(consumption(false, [minute('read_minute', 10, 10, NOW - 30_000)]));
     expect(d.headers).toEqual({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30', 'retry-after': '30' });
   });

@@ -77,7 +77,9 @@ describe('RateLimiter', () => {
     };
     const { limiter, metrics, warnings } = setup(failing);
     expect(await limiter.check('k', 'write')).toBeNull();
-    expect(warnings).toEqual([{ obj: { err: 'connection is closed', cls: 'write' }, msg: 'rate limiter unavailable: request not counted' }]);
+    expect(warnings).toEqual([
+      { obj: { err: 'connection is closed', cls: 'write' }, msg: 'rate limiter unavailable: request not counted' },
+    ]);
     expect(await decisions(metrics)).toEqual({ 'write/skipped': 1 });
   });
 });

@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('health plugin', () => {
-  it('answers liveness, and readiness with the dependencies\' states', async () => {
+  it("answers liveness, and readiness with the dependencies' states", async () => {
     app = Fastify({ logger: false });
     await app.register(health, { dependencies: async () => ({ redis: 'up' }) });
     expect((await app.inject({ method: 'GET', url: '/livez' })).json()).toEqual({ status: 'ok' });

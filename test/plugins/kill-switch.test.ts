@@ -18,7 +18,14 @@ async function boot(mode: { value: KillMode }) {
   installErrorHandling(a);
   await a.register(killSwitchGate, { killSwitch: { current: () => ({ mode: mode.value, by: 'test', reason: 'test', at: null }) } });
   for (const url of ['/open/v1/topics', '/mcp', '/livez', '/openapi.json']) {
-    a.route({ method: url === '/mcp' ? 'POST' : 'GET', url, handler: async () => (handled.push(url), { ok: true }) });
+    a.route({
+      method: url === '/mcp' ? 'POST' : 'GET',
+      url,
+      handler: async () => {
+        handled.push(url);
+        return { ok: true };
+      },
+    });
   }
   return { app: a, handled };
 }
@@ -26,7 +33,11 @@ async function boot(mode: { value: KillMode }) {
 describe('kill-switch gate', () => {
   it('refuses /open/v1 and /mcp with the contract envelope while fully on, running no handler', async () => {
     const { app: a, handled } = await boot({ value: 'all' });
-    for (const [method, url] of [['GET', '/open/v1/topics'], ['POST', '/mcp'], ['GET', '/open/v1/no-such-route']] as const) {
+    for (const [method, url] of [
+      ['GET', '/open/v1/topics'],
+      ['POST', '/mcp'],
+      ['GET', '/open/v1/no-such-route'],
+    ] as const) {
       const res = await a.inject({ method, url });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ error: { code: 'SERVICE_DISABLED', message: 'The service is temporarily disabled.' } });

@@ -16,12 +16,15 @@ describe('request-metrics plugin', () => {
     app = a;
     installErrorHandling(a);
     await a.register(requestMetrics, { metrics });
-    await a.register(async (api) => {
-      api.get('/topics/:topic_id', async () => ({ ok: true }));
-      api.get('/forbidden', async () => {
-        throw new ApiError('FORBIDDEN_SCOPE');
-      });
-    }, { prefix: '/open/v1' });
+    await a.register(
+      async (api) => {
+        api.get('/topics/:topic_id', async () => ({ ok: true }));
+        api.get('/forbidden', async () => {
+          throw new ApiError('FORBIDDEN_SCOPE');
+        });
+      },
+      { prefix: '/open/v1' },
+    );
     a.post('/mcp', async () => ({ ok: true }));
 
     await a.inject({ method: 'GET', url: '/open/v1/topics/a' });

@@ -13,13 +13,17 @@ const categories = () => recorded('prediction.categories.json', I.CategoryList);
 const contest = (n: string) => `00000000-0000-4000-8000-00000000c00${n}`;
 
 describe('list_topic_categories', () => {
-  it('is one public call, the complete list in the caller\'s language', async () => {
+  it("is one public call, the complete list in the caller's language", async () => {
     const h = harness(() => data(categories()));
     const body = await h.run(listTopicCategories, {}, 'ja');
     expect(h.calls).toEqual([{ path: '/internal/prediction/categories', query: {}, shared: true, actingUser: undefined }]);
     expect(body.next_cursor).toBeNull();
     expect(body.has_more).toBe(false);
-    expect(body.data[0]).toMatchObject({ id: '00000000-0000-4000-8000-0000000ca701', name: 'Politics (ja)', url: `${WEB}/categories/00000000-0000-4000-8000-0000000ca701` });
+    expect(body.data[0]).toMatchObject({
+      id: '00000000-0000-4000-8000-0000000ca701',
+      name: 'Politics (ja)',
+      url: `${WEB}/categories/00000000-0000-4000-8000-0000000ca701`,
+    });
   });
 
   it('accepts and ignores a valid cursor and limit, but still refuses invalid ones', async () => {

@@ -39,13 +39,14 @@ function ownerBackend(call: BackendCall) {
     return paged(recorded(call.query['currency'] === 'RUBY' ? 'wallet.ledger.ruby.json' : 'wallet.ledger.coin.json', I.LedgerPage), call);
   }
   if (call.path === `/internal/prediction/users/${ALICE}/holdings`) return paged(recorded('prediction.holdings.json', I.HoldingPage), call);
-  if (call.path === `/internal/prediction/users/${ALICE}/opinions`) return paged(recorded('prediction.own-opinions.json', I.OwnOpinionPage), call);
+  if (call.path === `/internal/prediction/users/${ALICE}/opinions`)
+    return paged(recorded('prediction.own-opinions.json', I.OwnOpinionPage), call);
   if (call.path === `/internal/prediction/users/${ALICE}/backs`) return paged(recorded('prediction.backs.json', I.BackRecordPage), call);
   throw new Error(`unexpected call ${call.path}`);
 }
 
 describe('get_my_profile', () => {
-  it('reads the caller\'s own profile as the caller, with the sapphire alias at zero', async () => {
+  it("reads the caller's own profile as the caller, with the sapphire alias at zero", async () => {
     const h = harness(ownerBackend);
     const body = await h.run(getMyProfile);
     expect(h.calls).toEqual([{ path: `/internal/users/${ALICE}/profile`, query: {}, shared: false, actingUser: ALICE }]);
@@ -54,7 +55,10 @@ describe('get_my_profile', () => {
 
   it('takes no parameters', async () => {
     const h = harness(ownerBackend);
-    await expect(h.run(getMyProfile, { user_id: 'someone-else' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'user_id' } });
+    await expect(h.run(getMyProfile, { user_id: 'someone-else' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { field: 'user_id' },
+    });
     expect(h.calls).toEqual([]);
   });
 });
@@ -69,7 +73,7 @@ describe('owner lists', () => {
     ['ruby ledger', listMyRubyLedger as Operation, `/internal/wallet/${ALICE}/ledger`, { currency: 'RUBY' }],
   ];
 
-  it.each(cases)('%s: the caller\'s page, asked as the caller, from the cursor\'s offset', async (_name, op, path, query) => {
+  it.each(cases)("%s: the caller's page, asked as the caller, from the cursor's offset", async (_name, op, path, query) => {
     const h = harness(ownerBackend);
     const first = await h.run(op, { limit: 1 });
     expect(first.data).toHaveLength(1);

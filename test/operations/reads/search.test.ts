@@ -49,7 +49,7 @@ describe('search_topics, type=all', () => {
 });
 
 describe('search_topics, one kind', () => {
-  it('pages through one kind from the cursor\'s offset, with the mechanism filter in the backend\'s terms', async () => {
+  it("pages through one kind from the cursor's offset, with the mechanism filter in the backend's terms", async () => {
     const h = harness((call) => data({ ...markets(), total: 9, offset: call.query['offset'] }));
     const first = await h.run(searchTopics, { q: 'rain', type: 'prediction', limit: 2, mechanism: 'all' });
     expect(first.has_more).toBe(true);

@@ -15,7 +15,8 @@ const MARKET = '00000000-0000-4000-8000-00000000f001';
 const POLL = '00000000-0000-4000-8000-00000000b001';
 const MISSING = '00000000-0000-4000-8000-000000000404';
 
-const markets = () => recorded('prediction.markets.json', I.MarketPage) as { items: { marketId: string; auditState: string }[]; total: number };
+const markets = () =>
+  recorded('prediction.markets.json', I.MarketPage) as { items: { marketId: string; auditState: string }[]; total: number };
 const polls = () => recorded('poll.polls.json', I.PollPage);
 const marketDetail = () => recorded('prediction.market.lmsr-boosted.json', I.MarketDetail) as { marketId: string; auditState: string };
 const pollDetail = () => recorded('poll.detail.json', I.PollDetail);
@@ -36,14 +37,19 @@ describe('list_topics', () => {
     const h = harness(() => data(markets()));
     const body = await h.run(listTopics);
     expect(h.calls).toEqual([
-      { path: '/internal/prediction/markets', query: { state: 'ACTIVE', sort: 'HOT', pricingModel: 'LMSR', offset: 0, limit: 20 }, shared: true, actingUser: undefined },
+      {
+        path: '/internal/prediction/markets',
+        query: { state: 'ACTIVE', sort: 'HOT', pricingModel: 'LMSR', offset: 0, limit: 20 },
+        shared: true,
+        actingUser: undefined,
+      },
     ]);
     expect(body.data.map((t: { id: string }) => t.id)).toEqual(markets().items.map((m) => m.marketId));
     expect(body.data[0]).toMatchObject({ type: 'prediction', url: `${WEB}/predictions/${MARKET}` });
     expect(body).toMatchObject({ next_cursor: null, has_more: false });
   });
 
-  it('translates status, sort, mechanism, zone and category into the backend\'s terms', async () => {
+  it("translates status, sort, mechanism, zone and category into the backend's terms", async () => {
     const h = harness(() => data({ items: [], total: 0, offset: 0 }));
     const category = '00000000-0000-4000-8000-0000000ca701';
     await h.run(listTopics, { status: 'resolved', sort: 'ending_soon', mechanism: 'all', zone: 'sports', category_id: category, limit: 5 });
@@ -137,7 +143,7 @@ describe('get_topic', () => {
 });
 
 describe('get_topic_price_history', () => {
-  it('asks for the range in the backend\'s terms and orders each point\'s options like the topic', async () => {
+  it("asks for the range in the backend's terms and orders each point's options like the topic", async () => {
     const h = harness((call) =>
       call.path.endsWith('/price-history') ? data(recorded('prediction.price-history.json', I.PriceHistory)) : twoServices()(call),
     );
@@ -159,12 +165,15 @@ describe('get_topic_price_history', () => {
 });
 
 describe('list_topic_opinions', () => {
-  const opinions = () => recorded('prediction.opinions.json', I.OpinionPage) as { items: { opinionId: string; auditState: string }[]; hasMore: boolean };
+  const opinions = () =>
+    recorded('prediction.opinions.json', I.OpinionPage) as { items: { opinionId: string; auditState: string }[]; hasMore: boolean };
 
-  it('lists a prediction\'s top-level opinions without the blocked ones, with a keyset cursor', async () => {
+  it("lists a prediction's top-level opinions without the blocked ones, with a keyset cursor", async () => {
     const h = harness((call) => (call.path.endsWith('/opinions') ? data(opinions()) : twoServices()(call)));
     const body = await h.run(listTopicOpinions, { topic_id: MARKET, limit: 5 });
-    const blocked = opinions().items.filter((o) => o.auditState === 'BLOCKED').map((o) => o.opinionId);
+    const blocked = opinions()
+      .items.filter((o) => o.auditState === 'BLOCKED')
+      .map((o) => o.opinionId);
     expect(blocked).toHaveLength(1);
     expect(body.data.map((c: { id: string }) => c.id)).not.toContain(blocked[0]);
     expect(body.has_more).toBe(true);
@@ -173,7 +182,7 @@ describe('list_topic_opinions', () => {
     expect(h.calls.at(-1)?.query).toEqual({ rootOnly: 1, before: opinions().items.at(-1)?.opinionId, limit: 5 });
   });
 
-  it('lists a poll\'s top-level comments from the poll service', async () => {
+  it("lists a poll's top-level comments from the poll service", async () => {
     const page = recorded('poll.comments.json', I.PollCommentPage) as { items: { commentId: string; parentId: string | null }[] };
     const h = harness((call) => (call.path.endsWith('/comments') ? data(page) : twoServices()(call)));
     const body = await h.run(listTopicOpinions, { topic_id: POLL });
@@ -185,11 +194,15 @@ describe('list_topic_opinions', () => {
     expect(body.next_cursor).toBeNull();
   });
 
-  it('turns the backend refusing a cursor\'s position into 400 on cursor; without a cursor it stays a fault', async () => {
-    const refusing = (call: BackendCall) => (call.path.endsWith('/opinions') ? backendError(I.UpstreamErrCode.BAD_REQUEST) : twoServices()(call));
+  it("turns the backend refusing a cursor's position into 400 on cursor; without a cursor it stays a fault", async () => {
+    const refusing = (call: BackendCall) =>
+      call.path.endsWith('/opinions') ? backendError(I.UpstreamErrCode.BAD_REQUEST) : twoServices()(call);
     const h = harness(refusing);
     const cursor = h.cursors.encode({ b: '00000000-0000-4000-8000-00000000e999' });
-    await expect(h.run(listTopicOpinions, { topic_id: MARKET, cursor })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'cursor' } });
+    await expect(h.run(listTopicOpinions, { topic_id: MARKET, cursor })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { field: 'cursor' },
+    });
     expect(await codeOf(harness(refusing).run(listTopicOpinions, { topic_id: MARKET }))).toBe('INTERNAL');
   });
 });

@@ -97,7 +97,13 @@ async function boot(limits: { readPerMinute?: number; writePerMinute?: number } 
   const silent = { warn: () => {} };
   const limiter = new RateLimiter(
     new MemoryRateLimitStore(),
-    { readPerMinute: limits.readPerMinute ?? 100, readPerDay: 1_000, searchPerMinute: 10, writePerMinute: limits.writePerMinute ?? 10, writePerDay: 100 },
+    {
+      readPerMinute: limits.readPerMinute ?? 100,
+      readPerDay: 1_000,
+      searchPerMinute: 10,
+      writePerMinute: limits.writePerMinute ?? 10,
+      writePerDay: 100,
+    },
     metrics,
     silent,
   );
@@ -206,9 +212,14 @@ describe('REST routes', () => {
     expect(res.json()).toEqual({ renamed: THING, name: 'new' });
   });
 
-  it('refuses a key without the operation\'s scope with 403 FORBIDDEN_SCOPE', async () => {
+  it("refuses a key without the operation's scope with 403 FORBIDDEN_SCOPE", async () => {
     const a = await boot();
-    const res = await a.inject({ method: 'POST', url: `/open/v1/things/${THING}/rename`, headers: { 'x-test-scopes': 'read' }, payload: { name: 'new' } });
+    const res = await a.inject({
+      method: 'POST',
+      url: `/open/v1/things/${THING}/rename`,
+      headers: { 'x-test-scopes': 'read' },
+      payload: { name: 'new' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('FORBIDDEN_SCOPE');
     expect(executed).toEqual([]);
