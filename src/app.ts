@@ -22,6 +22,7 @@ import health from './plugins/health.ts';
 import killSwitchGate from './plugins/kill-switch.ts';
 import requestId from './plugins/request-id.ts';
 import requestMetrics from './plugins/request-metrics.ts';
+import servicesPlugin from './plugins/services.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
 import { mcpRoutes } from './surfaces/mcp/routes.ts';
@@ -29,7 +30,7 @@ import { ToolRegistry } from './surfaces/mcp/tools.ts';
 import { REST_PREFIX } from './http/paths.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { Invoker } from './operations/invoke.ts';
-import { createServices, type ServiceOverrides, type Services } from './services.ts';
+import { createServices, type ServiceOverrides } from './services.ts';
 
 /** The contract caps request bodies at 16 KiB (docs/contract/errors.md#request-errors). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -38,12 +39,6 @@ export { MCP_PATH, REST_PREFIX } from './http/paths.ts';
 export interface BuildOptions extends ServiceOverrides {
   /** Logger options or instance; tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    services: Services;
-  }
 }
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -59,9 +54,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   const services = await createServices(config, app.log, opts);
-  app.decorate('services', services);
+  await app.register(servicesPlugin, { services });
+  // Set by the authentication hook (src/auth/plugin.ts) inside /open/v1 and /mcp.
   app.decorateRequest('caller', null);
-  app.addHook('onClose', async () => services.close());
 
   // App-wide plugins, in the order their hooks run on every request.
   await app.register(requestId);
