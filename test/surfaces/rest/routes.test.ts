@@ -35,7 +35,7 @@ const getThing = defineOperation({
   rest: { method: 'GET', path: '/things/{thing_id}' },
   mcp: false,
   input: z.strictObject({ thing_id: z.uuid(), limit: z.int().min(1).max(10).optional(), tag: z.string().optional() }),
-  output: z.object({}).passthrough(),
+  output: z.looseObject({}),
   pathParams: ['thing_id'],
   async execute(ctx, input) {
     executed.push({ op: 'get_thing', input, lang: ctx.lang });
@@ -71,7 +71,7 @@ const renameThing = defineOperation({
   rest: { method: 'POST', path: '/things/{thing_id}/rename' },
   mcp: false,
   input: z.strictObject({ thing_id: z.uuid(), name: z.string().min(1).max(20) }),
-  output: z.object({}).passthrough(),
+  output: z.looseObject({}),
   pathParams: ['thing_id'],
   async execute(ctx, input) {
     executed.push({ op: 'rename_thing', input, lang: ctx.lang });
