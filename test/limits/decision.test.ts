@@ -76,6 +76,8 @@ describe('decide: a refused request', () => {
   it('asks for at least one second, even when the window is already free', () => {
     const d = decide(consumption(false, [minute('read_minute', 1, 1, NOW - MINUTE_MS)]));
     expect(d.retryAfter).toBe(1);
+    // Still named: a refusal always says which window refused.
+    expect(d.refusedBy).toBe('read_minute');
     expect(d.headers['retry-after']).toBe('1');
   });
 
