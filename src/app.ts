@@ -1,29 +1,36 @@
 /**
- * The application as a Fastify instance: buildApp(config) is what server.ts listens with and
- * what tests boot (on an ephemeral port, or through inject()).
+ * The composition root: buildApp(config) is the Fastify application that server.ts listens with
+ * and that tests boot (on an ephemeral port, or through inject()). It reads top to bottom in the
+ * order a request meets things:
  *
- * Order of the gates on /open/v1 and /mcp: kill switch (before anything, so a disabled service
- * costs the backend nothing) → per-address throttle of failed authentication →
- * authentication → per-key rate limits → the operation.
+ * 1. every request: its id, then the kill switch (503 on /open/v1 and /mcp before anything
+ *    else, so a disabled service costs the backend nothing);
+ * 2. the open routes: health, the OpenAPI document, the docs page;
+ * 3. /open/v1 and /mcp: the per-address throttle of failed authentication → authentication →
+ *    the surface, whose one pipeline applies per-key limits, scope and validation → the operation;
+ * 4. every answer: request metrics.
  */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { parseTrustProxy } from './config.ts';
 import { authenticationHook } from './auth/plugin.ts';
-import { ApiError } from './errors/api-error.ts';
-import { healthRoutes } from './http/health.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { docsPage } from './http/docs-page.ts';
 import { installErrorHandling } from './http/error-handler.ts';
-import { REQUEST_ID_HEADER, genReqId } from './http/request-id.ts';
+import { genReqId } from './http/request-id.ts';
+import health from './plugins/health.ts';
+import killSwitchGate from './plugins/kill-switch.ts';
+import requestId from './plugins/request-id.ts';
+import requestMetrics from './plugins/request-metrics.ts';
+import servicesPlugin from './plugins/services.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
 import { mcpRoutes } from './surfaces/mcp/routes.ts';
 import { ToolRegistry } from './surfaces/mcp/tools.ts';
-import { REST_PREFIX, surfaceOf } from './http/paths.ts';
+import { REST_PREFIX } from './http/paths.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { Invoker } from './operations/invoke.ts';
-import { createServices, type ServiceOverrides, type Services } from './services.ts';
+import { createServices, type ServiceOverrides } from './services.ts';
 
 /** The contract caps request bodies at 16 KiB (docs/contract/errors.md#request-errors). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -32,12 +39,6 @@ export { MCP_PATH, REST_PREFIX } from './http/paths.ts';
 export interface BuildOptions extends ServiceOverrides {
   /** Logger options or instance; tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    services: Services;
-  }
 }
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -53,27 +54,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   const services = await createServices(config, app.log, opts);
-  app.decorate('services', services);
+  await app.register(servicesPlugin, { services });
+  // Set by the authentication hook (src/auth/plugin.ts) inside /open/v1 and /mcp.
   app.decorateRequest('caller', null);
-  app.addHook('onClose', async () => services.close());
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-  });
-  app.addHook('onRequest', killSwitchGate(services));
-  app.addHook('onResponse', async (request, reply) => {
-    services.metrics.request(routeLabel(request), request.method, reply.statusCode, surfaceOf(request.url), reply.elapsedTime / 1000);
-  });
+
+  // App-wide plugins, in the order their hooks run on every request.
+  await app.register(requestId);
+  await app.register(killSwitchGate, { killSwitch: services.killSwitch });
+  await app.register(requestMetrics, { metrics: services.metrics });
 
   installErrorHandling(app);
   // Bodies are JSON only (docs/contract/errors.md#request-errors): anything else is refused rather than reaching a route.
   app.removeContentTypeParser('text/plain');
 
-  let draining = false;
-  app.addHook('preClose', async () => {
-    draining = true;
-  });
-  await app.register(healthRoutes, {
-    draining: () => draining,
+  await app.register(health, {
     dependencies: async (): Promise<Record<string, string>> =>
       services.redis === null ? {} : { redis: (await services.redis.ping().catch(() => null)) === 'PONG' ? 'up' : 'down' },
   });
@@ -105,20 +99,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(mcpRoutes, { pipeline, gates: [authenticate], registry: new ToolRegistry(OPERATIONS) });
 
   return app;
-}
-
-/** 503 SERVICE_DISABLED on the whole surface while the switch is fully on; health still answers. */
-function killSwitchGate(services: Services): onRequestHookHandler {
-  return async function killSwitch(request: FastifyRequest, _reply: FastifyReply) {
-    if (services.killSwitch.current().mode !== 'all') return;
-    if (surfaceOf(request.url) === 'other') return;
-    throw new ApiError('SERVICE_DISABLED');
-  };
-}
-
-
-function routeLabel(request: FastifyRequest): string {
-  return request.routeOptions.url ?? 'unmatched';
 }
 
 /** JSON logs with keys and tokens redacted wherever they can appear. */

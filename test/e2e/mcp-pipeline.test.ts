@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, MARKETS, USERS, startStack, type Reply, type Stack } from '../helpers/stack.ts';
-import { counters, newWriteKey } from '../operations/writes/e2e-helpers.ts';
+import { counters, newWriteKey } from '../helpers/writes.ts';
 
 const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const V1 = '/open/v1';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Back, BackPreview } from '../../src/contract/index.ts';
 import { KEYS, MARKETS, OPINIONS, USERS, type Stack } from '../helpers/stack.ts';
-import { V1, coins, counters, decodeToken, expectAuditOk, expectError, newWriteKey, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
+import { V1, coins, counters, decodeToken, expectAuditOk, expectError, newWriteKey, valid, writeStack } from '../helpers/writes.ts';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
 import { KEYS, MARKETS, OPINIONS, SERVICE_TOKEN, USERS, type Reply, type Stack } from '../helpers/stack.ts';
-import { V1, coins, counters, expectAuditOk, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
+import { V1, coins, counters, expectAuditOk, valid, writeStack } from '../helpers/writes.ts';
 
 const N = 50;
 let sandbox: Sandbox;

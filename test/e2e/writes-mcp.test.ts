@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Back, BackPreview, OpinionPreview, Order, OrderPreview, PublishedOpinion } from '../../src/contract/index.ts';
 import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { KEYS, MARKETS, OPINIONS, type Stack } from '../helpers/stack.ts';
-import { expectAuditOk, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
+import { expectAuditOk, valid, writeStack } from '../helpers/writes.ts';
 
 const WRITE_TOOLS = ['preview_order', 'place_order', 'preview_opinion', 'publish_opinion', 'preview_back', 'back_opinion'];
 const EXECUTING = ['place_order', 'publish_opinion', 'back_opinion'];

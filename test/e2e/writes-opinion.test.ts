@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpinionPreview, PublishedOpinion } from '../../src/contract/index.ts';
 import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { KEYS, MARKETS, OPINIONS, POLLS, SERVICE_TOKEN, USERS, type Stack } from '../helpers/stack.ts';
-import { V1, coins, counters, decodeToken, expectAuditOk, expectError, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
+import { V1, coins, counters, decodeToken, expectAuditOk, expectError, valid, writeStack } from '../helpers/writes.ts';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope, Order, OrderPreview } from '../../src/contract/index.ts';
 import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { KEYS, MARKETS, POLLS, USERS, type Stack } from '../helpers/stack.ts';
-import { V1, coins, counters, decodeToken, expectAuditOk, expectError, newWriteKey, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
+import { V1, coins, counters, decodeToken, expectAuditOk, expectError, newWriteKey, valid, writeStack } from '../helpers/writes.ts';
 
 let stack: Stack;
 /** A write key of carol, who moves markets under alice's feet. */

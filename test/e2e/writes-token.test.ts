@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Back, Order } from '../../src/contract/index.ts';
 import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { KEYS, MARKETS, OPINIONS, USERS, type Stack } from '../helpers/stack.ts';
-import { V1, coins, decodeToken, expectAuditOk, expectError, newWriteKey, tamper, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
+import { V1, coins, decodeToken, expectAuditOk, expectError, newWriteKey, tamper, valid, writeStack } from '../helpers/writes.ts';
 
 const START = Date.now();
 let clock = START;

@@ -14,7 +14,7 @@ import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { killAll, startGateway, within, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { SERVICE_TOKEN, USERS } from '../helpers/stack.ts';
-import { decodeToken } from '../operations/writes/e2e-helpers.ts';
+import { decodeToken } from '../helpers/writes.ts';
 import { TestCluster } from './cluster.ts';
 
 const PREFIX = 'openpm-cluster-test:';

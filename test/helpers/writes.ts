@@ -1,13 +1,13 @@
-/** Helpers of the write-flow end-to-end tests (test/e2e/writes-*.test.ts). */
+/** Helpers of the write-flow end-to-end tests (test/e2e/writes-*.test.ts and the MCP pipeline). */
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import { SERVICE_TOKEN, USERS, startStack, type Stack, type StackOptions } from '../../helpers/stack.ts';
+import { SERVICE_TOKEN, USERS, startStack, type Stack, type StackOptions } from './stack.ts';
 
 export const V1 = '/open/v1';
 
 /**
  * A stack for the write tests. These tests make many executions per key within a minute, so the
- * rate limits (DECISIONS 8: `RATE_LIMITS=off` for test runs) are turned off.
+ * rate limits are turned off (`RATE_LIMITS=off`, docs/contract/limits.md#limit-settings).
  */
 export function writeStack(opts: StackOptions = {}): Promise<Stack> {
   const env = { RATE_LIMITS: 'off', ...opts.env };

@@ -1,0 +1,18 @@
+/**
+ * Echoes the request's id as `X-Request-Id` on every response, errors and 404s included, so a
+ * caller can quote it and an operator can find the request in the logs and at the backend.
+ *
+ * Fastify itself picks the id (the server's `genReqId` option, src/http/request-id.ts); this
+ * plugin only makes it visible. It skips encapsulation so that the hook covers every route.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { REQUEST_ID_HEADER } from '../http/request-id.ts';
+
+const requestId: FastifyPluginAsync = async (app) => {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+};
+
+export default fp(requestId, { name: 'openpm-request-id', fastify: '5.x' });

@@ -1,0 +1,27 @@
+/**
+ * Counts every answered request (`openpm_requests_total`, by route template, method, status and
+ * surface) and times it (`openpm_request_duration_seconds`, by surface). The route label is the
+ * template, never the raw URL, so ids cannot grow the label set; requests that match no route
+ * share the label `unmatched`. Runs on onResponse, so refusals by earlier gates count too.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { surfaceOf } from '../http/paths.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+
+export interface RequestMetricsOptions {
+  metrics: Pick<Metrics, 'request'>;
+}
+
+const requestMetrics: FastifyPluginAsync<RequestMetricsOptions> = async (app, opts) => {
+  const { metrics } = opts;
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.request(routeLabel(request), request.method, reply.statusCode, surfaceOf(request.url), reply.elapsedTime / 1000);
+  });
+};
+
+function routeLabel(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unmatched';
+}
+
+export default fp(requestMetrics, { name: 'openpm-request-metrics', fastify: '5.x' });
