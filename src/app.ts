@@ -15,6 +15,7 @@ import { healthRoutes } from './http/health.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { docsPage } from './http/docs-page.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { loggerOptions } from './http/logging.ts';
 import { REQUEST_ID_HEADER, genReqId } from './http/request-id.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
@@ -119,15 +120,4 @@ function killSwitchGate(services: Services): onRequestHookHandler {
 
 function routeLabel(request: FastifyRequest): string {
   return request.routeOptions.url ?? 'unmatched';
-}
-
-/** JSON logs with keys and tokens redacted wherever they can appear. */
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
-  return {
-    level: config.LOG_LEVEL,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.confirm_token', 'confirm_token'],
-      censor: '[redacted]',
-    },
-  };
 }

@@ -51,6 +51,13 @@ export const CLAIM_TTL_MS = 10 * 60 * 1000;
  * the token within a minute, and the retry meets the backend's idempotent answer.
  */
 export const PENDING_TTL_MS = 60 * 1000;
+/**
+ * The longest UPSTREAM_TIMEOUT_MS may be (src/config.ts checks it). An execution makes at most
+ * two backend calls one after the other (publish_opinion reads, then writes); a third of the
+ * pending lifetime each leaves the last third for the claim store and scheduling, so a claim
+ * never expires under an execution that is still running (which would let a retry run it again).
+ */
+export const MAX_UPSTREAM_TIMEOUT_MS = PENDING_TTL_MS / 3;
 
 export interface Executed<T> {
   status: number;
