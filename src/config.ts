@@ -135,12 +135,13 @@ export const ConfigSchema = z
     RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().positive().default(10),
     RATE_LIMIT_WRITE_PER_DAY: z.coerce.number().int().positive().default(200),
     /**
-     * Failed authentications per minute and client address before further attempts without a
-     * known-valid key get 429. Keys carry 16+ random characters, so guessing is hopeless
-     * anyway; the budget bounds the backend load of failed verifications without tripping a
-     * client that retries a bad key a few times.
+     * Failed authentications per minute and client address before that address's keys that
+     * need the backend are metered to this rate spread over the minute (5 a second for 300;
+     * src/limits/auth-throttle.ts). A valid key is never refused for its neighbours' failures.
      */
     AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+    /** The same over the whole fleet (per process without Redis): bounds a flood from many addresses. */
+    AUTH_ATTEMPTS_TOTAL_PER_MINUTE: z.coerce.number().int().positive().default(6_000),
 
     /** Start-up state of the kill switch: `on` refuses every REST and MCP request with 503. */
     KILL_SWITCH: onOff.default('off'),
