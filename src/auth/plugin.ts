@@ -25,7 +25,11 @@ export interface FailureThrottle {
   recordFailure(request: FastifyRequest): Promise<void>;
 }
 
-const REASONS: Record<BearerParse['kind'], string> = { missing: 'no key', malformed: 'malformed key', key: 'unknown, revoked or expired key' };
+const REASONS: Record<BearerParse['kind'], string> = {
+  missing: 'no key',
+  malformed: 'malformed key',
+  key: 'unknown, revoked or expired key',
+};
 
 export function authenticationHook(authenticator: KeyAuthenticator, throttle?: FailureThrottle) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {

@@ -122,7 +122,9 @@ for (const shared of [false, true]) {
       const stack = await start({ TRUST_PROXY: 'true', AUTH_ATTEMPTS_PER_MINUTE: 1000, AUTH_ATTEMPTS_TOTAL_PER_MINUTE: 60 });
       try {
         for (let i = 0; i < 70; i += 10) {
-          await Promise.all(Array.from({ length: 10 }, (_, j) => stack.get(PATH, madeUpKey(), { 'x-forwarded-for': `203.0.113.${i + j}` })));
+          await Promise.all(
+            Array.from({ length: 10 }, (_, j) => stack.get(PATH, madeUpKey(), { 'x-forwarded-for': `203.0.113.${i + j}` })),
+          );
         }
         const burst = await Promise.all(
           Array.from({ length: 10 }, (_, j) => stack.get(PATH, madeUpKey(), { 'x-forwarded-for': `198.51.100.${j}` })),

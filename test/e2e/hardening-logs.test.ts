@@ -49,7 +49,12 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function call(method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; body: any }> {
+async function call(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(base + path, {
     method,
     headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -64,7 +69,10 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 /** Reads and writes the way clients send secrets, right and wrong. */
 async function exercise(): Promise<void> {
   const write = bearer(KEYS.aliceWrite);
-  expect((await call('GET', '/open/v1/topic-categories', { ...bearer(KEYS.aliceRead), cookie: 'session=opk_live_cookie_value_00000000' })).status).toBe(200);
+  expect(
+    (await call('GET', '/open/v1/topic-categories', { ...bearer(KEYS.aliceRead), cookie: 'session=opk_live_cookie_value_00000000' }))
+      .status,
+  ).toBe(200);
   for (const name of ['api_key', 'key', 'token', 'access_token']) {
     expect((await call('GET', `/open/v1/topic-categories?limit=2&${name}=${KEYS.aliceRead}`)).status).toBe(401);
   }
@@ -86,7 +94,10 @@ async function exercise(): Promise<void> {
 
   const mcp = await mcpClient(base, KEYS.aliceWrite);
   const topic2 = genericMarketId(5);
-  const p = await mcp.callTool({ name: 'preview_order', arguments: { topic_id: topic2, option_id: outcomeId(topic2, 1), amount_coins: 5 } });
+  const p = await mcp.callTool({
+    name: 'preview_order',
+    arguments: { topic_id: topic2, option_id: outcomeId(topic2, 1), amount_coins: 5 },
+  });
   const mcpToken = (p.structuredContent as { confirm_token: string }).confirm_token;
   const placed = await mcp.callTool({ name: 'place_order', arguments: { confirm_token: mcpToken } });
   expect(placed.isError ?? false).toBe(false);

@@ -36,7 +36,10 @@ async function emptyRedis(): Promise<void> {
 describe('an executed token presented again after the claim store lost its record', () => {
   it('an order answers the backend replay: 200, replayed: true, the same Order, one write', async () => {
     const topic = genericMarketId(3);
-    const p = await stack.post(`${V1}/topics/${topic}/order-preview`, KEYS.aliceWrite, { option_id: outcomeId(topic, 1), amount_coins: 20 });
+    const p = await stack.post(`${V1}/topics/${topic}/order-preview`, KEYS.aliceWrite, {
+      option_id: outcomeId(topic, 1),
+      amount_coins: 20,
+    });
     expect(p.status, JSON.stringify(p.body)).toBe(200);
     const before = await counters(stack);
     const first = await stack.post(`${V1}/orders`, KEYS.aliceWrite, { confirm_token: p.body.confirm_token });

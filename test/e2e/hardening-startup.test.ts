@@ -65,7 +65,9 @@ describe('UPSTREAM_TIMEOUT_MS', () => {
   it('must end well inside the pending confirm claim', () => {
     expect(MAX_UPSTREAM_TIMEOUT_MS * 2).toBeLessThan(PENDING_TTL_MS);
     expect(problems({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS) })).toEqual([]);
-    expect(problems({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toEqual([expect.stringMatching(/^UPSTREAM_TIMEOUT_MS: must be at most 20000 ms/)]);
+    expect(problems({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toEqual([
+      expect.stringMatching(/^UPSTREAM_TIMEOUT_MS: must be at most 20000 ms/),
+    ]);
     expect(problems({ UPSTREAM_TIMEOUT_MS: String(PENDING_TTL_MS) })).toHaveLength(1);
   });
 
