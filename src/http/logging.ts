@@ -35,9 +35,9 @@ export function redactText(text: string): string {
 }
 
 /** Header paths redacted in any logged object: top level, under `req`/`res`, or one level deeper. */
-const SECRET_HEADERS = ['authorization', 'cookie', '"set-cookie"', '"x-service-token"', '"proxy-authorization"'];
+const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-service-token', 'proxy-authorization'];
 export const REDACT_PATHS: string[] = [
-  ...SECRET_HEADERS.flatMap((h) => [`headers.${h}`, `req.headers.${h}`, `res.headers.${h}`, `*.headers.${h}`]),
+  ...SECRET_HEADERS.flatMap((h) => [`headers["${h}"]`, `req.headers["${h}"]`, `res.headers["${h}"]`, `*.headers["${h}"]`]),
   'confirm_token',
   '*.confirm_token',
   'body.confirm_token',
@@ -55,13 +55,15 @@ function serializeRequest(req: FastifyRequest): Record<string, unknown> {
   };
 }
 
-/** An error whose message or stack held a secret, as a plain object without it. */
-function scrubError(err: Error): Error | Record<string, unknown> {
+/** An error whose message or stack held a secret: a copy of the same class without it. */
+function scrubError(err: Error): Error {
   const message = redactText(err.message);
   const stack = err.stack === undefined ? undefined : redactText(err.stack);
   if (message === err.message && stack === err.stack) return err;
-  const code = (err as { code?: unknown }).code;
-  return { type: err.name, message, stack, ...(code !== undefined ? { code } : {}) };
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(err) as object) as Error, err);
+  Object.defineProperty(copy, 'message', { value: message, enumerable: false, writable: true, configurable: true });
+  Object.defineProperty(copy, 'stack', { value: stack, enumerable: false, writable: true, configurable: true });
+  return copy;
 }
 
 function scrubArg(arg: unknown): unknown {

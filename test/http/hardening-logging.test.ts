@@ -1,6 +1,7 @@
 /** What the log redaction rewrites, and what it leaves alone (src/http/logging.ts). */
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText } from '../../src/http/logging.ts';
+import { REDACTED, loggerOptions, redactText } from '../../src/http/logging.ts';
 
 describe('redactText', () => {
   it.each([
@@ -25,5 +26,41 @@ describe('redactText', () => {
     const plain = 'request completed';
     expect(Object.is(redactText(plain), plain)).toBe(true);
     expect(REDACTED).toBe('[redacted]');
+  });
+});
+
+describe('loggerOptions', () => {
+  function logger() {
+    const lines: string[] = [];
+    const app = Fastify({ logger: loggerOptions({ LOG_LEVEL: 'trace' }, { write: (l: string) => void lines.push(l) }) });
+    return { log: app.log, lines: () => lines.join('') };
+  }
+
+  it('redacts secret headers wherever a logged object carries them', () => {
+    const { log, lines } = logger();
+    const headers = {
+      authorization: 'Bearer s1',
+      cookie: 's2',
+      'set-cookie': 's3',
+      'x-service-token': 's4',
+      'proxy-authorization': 's5',
+      accept: 'json',
+    };
+    log.trace({ headers }, 'top');
+    log.debug({ req: { headers } }, 'under req');
+    log.info({ upstream: { headers } }, 'one level down');
+    log.warn({ confirm_token: 's6', body: { confirm_token: 's7' } }, 'tokens');
+    expect(lines()).not.toMatch(/s[1-7]\b/);
+    expect(lines()).toContain('"accept":"json"');
+  });
+
+  it('scrubs messages and logged errors, keeping the error class', () => {
+    const { log, lines } = logger();
+    class UrlError extends Error {}
+    log.error({ err: new UrlError(`Route GET:/x?api_key=opk_live_${'a'.repeat(20)} not found`) }, 'seen /y?token=abc');
+    log.error(new Error('ct1.k1.cGF5bG9hZA.bWFj refused'));
+    expect(lines()).not.toMatch(/opk_|ct1\.|token=abc/);
+    expect(lines()).toContain('"type":"UrlError"');
+    expect(lines()).toContain('Route GET:/x?api_key=[redacted] not found');
   });
 });
