@@ -9,13 +9,15 @@
  *   with a verdict already known (in this replica or fleet-wide in the shared verdict store,
  *   valid or not) costs the backend nothing and passes; a key that needs the backend takes a
  *   slot of a per-second meter (the budget spread over the minute: 5 a second for 300 a minute)
- *   of the address, or of the fleet, whichever budget is spent. Without a slot: 429 with
- *   Retry-After 1.
+ *   of the address, or of the fleet, whichever budget is spent. A key the meter refused within
+ *   the last minute may also take a slot of a twin meter kept for such retries. Without a slot:
+ *   429 with Retry-After 1.
  *
- * So an address that floods made-up keys gets no more verifications than its budget allows, and
- * a valid key from the same address (a NAT, a proxy without TRUST_PROXY) still gets through
- * within seconds: at once when any replica verified it in the last minute, otherwise through a
- * free meter slot. The limit: a flood faster than the meter competes with it for the slots.
+ * So an address that floods made-up keys gets no more verifications than twice its budget's
+ * rate, and a valid key from the same address (a NAT, a proxy without TRUST_PROXY) still gets
+ * through within seconds: at once when any replica verified it in the last minute, otherwise
+ * through a free slot, at the latest on its first retry, since a flood of new made-up keys never
+ * retries one. The limit: an attacker who retries every key competes for the retry slots too.
  *
  * Counting per address in a window is @fastify/rate-limit's job, so it counts (its limiter API,
  * reading without counting for the checks); the client address is `request.ip`, which honours
@@ -25,6 +27,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RedisClient } from '../store/redis.ts';
+import { hashKey } from '../auth/authenticator.ts';
 import { ApiError } from '../errors/api-error.ts';
 
 /** What the throttle asks of the authenticator: verdicts it can give without the backend. */
@@ -80,17 +83,32 @@ export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottl
     address: limiter(opts.perMinute, 60_000, (req) => `a:${req.ip}`),
     total: limiter(totalPerMinute, 60_000, () => 'all'),
   };
+  // Each meter has a twin of the same rate reserved for keys it refused before: a flood of
+  // new made-up keys never retries one, so a client that follows Retry-After gets a slot on its
+  // first retry, and an attacker who retries each key pays two requests for every verification.
   const meters = {
     address: limiter(perSecond(opts.perMinute), 1_000, (req) => `ma:${req.ip}`),
+    addressRetry: limiter(perSecond(opts.perMinute), 1_000, (req) => `mr:${req.ip}`),
     total: limiter(perSecond(totalPerMinute), 1_000, () => 'mall'),
+    totalRetry: limiter(perSecond(totalPerMinute), 1_000, () => 'mrall'),
   };
+  /** The key hash of a metered request, for the limiter that remembers refused keys. */
+  const hashes = new WeakMap<FastifyRequest, string>();
+  const refusedKeys = limiter(Number.MAX_SAFE_INTEGER, 60_000, (req) => `r:${hashes.get(req) ?? ''}`);
+
   const spent = async (l: Limiter, req: FastifyRequest) => {
     const state = await l(req, { increment: false });
     return !state.isAllowed && state.remaining === 0;
   };
-  const takeSlot = async (l: Limiter, req: FastifyRequest, whose: 'address' | 'fleet') => {
+  const take = async (l: Limiter, req: FastifyRequest) => {
     const state = await l(req);
-    if (!state.isAllowed && state.isExceeded) refuse(req, whose);
+    return state.isAllowed || !state.isExceeded;
+  };
+  const meter = async (req: FastifyRequest, main: Limiter, retry: Limiter, refusedBefore: boolean, whose: 'address' | 'fleet') => {
+    if (await take(main, req)) return;
+    if (refusedBefore && (await take(retry, req))) return;
+    await refusedKeys(req).catch(() => undefined);
+    refuse(req, whose);
   };
 
   return {
@@ -101,8 +119,11 @@ export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottl
       if (!address && !total) return;
       // Known fleet-wide (valid, or invalid and cached): no backend call to protect.
       if (await opts.authenticator.hasVerdict(rawKey)) return;
-      if (address) await takeSlot(meters.address, request, 'address');
-      if (total) await takeSlot(meters.total, request, 'fleet');
+      hashes.set(request, hashKey(rawKey));
+      const seen = await refusedKeys(request, { increment: false });
+      const refusedBefore = !seen.isAllowed && seen.remaining < seen.max;
+      if (address) await meter(request, meters.address, meters.addressRetry, refusedBefore, 'address');
+      if (total) await meter(request, meters.total, meters.totalRetry, refusedBefore, 'fleet');
     },
     async recordFailure(request) {
       await Promise.all([failures.address(request), failures.total(request)]).catch((err: unknown) => {
