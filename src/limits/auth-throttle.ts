@@ -63,6 +63,9 @@ export interface AuthThrottle {
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
+/** Entries each in-memory counter keeps (addresses, or hashes of refused keys). */
+const MEMORY_ENTRIES = 50_000;
+
 /** The per-second rate a minute budget allows (at least one). */
 export function perSecond(perMinute: number): number {
   return Math.max(1, Math.ceil(perMinute / 60));
@@ -77,8 +80,12 @@ export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottl
   });
   const totalPerMinute = opts.totalPerMinute ?? app.services.config.AUTH_ATTEMPTS_TOTAL_PER_MINUTE;
   // The limiters share one store, so each key says which counter it is.
-  const limiter = (max: number, timeWindow: number, key: (req: FastifyRequest) => string): Limiter =>
-    app.createRateLimit({ max, timeWindow, keyGenerator: key, skipOnError: true });
+  // Without Redis each limiter keeps an LRU of its keys (`cache`, read by the memory store but
+  // missing from the option type): large enough that a flood cannot evict what it must remember.
+  const limiter = (max: number, timeWindow: number, key: (req: FastifyRequest) => string): Limiter => {
+    const options = { max, timeWindow, keyGenerator: key, skipOnError: true, cache: MEMORY_ENTRIES };
+    return app.createRateLimit(options);
+  };
   const failures = {
     address: limiter(opts.perMinute, 60_000, (req) => `a:${req.ip}`),
     total: limiter(totalPerMinute, 60_000, () => 'all'),
@@ -107,7 +114,11 @@ export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottl
   const meter = async (req: FastifyRequest, main: Limiter, retry: Limiter, refusedBefore: boolean, whose: 'address' | 'fleet') => {
     if (await take(main, req)) return;
     if (refusedBefore && (await take(retry, req))) return;
-    await refusedKeys(req).catch(() => undefined);
+    await refusedKeys(req).catch((err: unknown) => {
+      // Safe to drop: the key only misses the retry slots on its next attempt (ordinary slots
+      // remain), and the answer now is the same 429.
+      req.log.debug({ err: (err as Error).message }, 'refused key not remembered');
+    });
     refuse(req, whose);
   };
 
