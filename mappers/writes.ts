@@ -1,6 +1,7 @@
 /**
  * Results of the executing operations (docs/contract/writes.md#execution-results). `replayed` is the caller's knowledge (a
- * retry answered from the idempotency store), so it is passed in.
+ * retry answered from the confirm claim store, or a write the backend marked `Idempotent-Replayed`;
+ * src/confirm/execute-once.ts decides), so it is passed in.
  */
 import { withAliases } from '../src/contract/aliases.ts';
 import type { Back, Order, OwnerOpinion } from '../src/contract/index.ts';

@@ -17,6 +17,7 @@ import { authenticationHook } from './auth/plugin.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { docsPage } from './http/docs-page.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { loggerOptions } from './http/logging.ts';
 import { genReqId } from './http/request-id.ts';
 import health from './plugins/health.ts';
 import killSwitchGate from './plugins/kill-switch.ts';
@@ -101,13 +102,3 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   return app;
 }
 
-/** JSON logs with keys and tokens redacted wherever they can appear. */
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
-  return {
-    level: config.LOG_LEVEL,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.confirm_token', 'confirm_token'],
-      censor: '[redacted]',
-    },
-  };
-}

@@ -4,6 +4,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
+import { MAX_UPSTREAM_TIMEOUT_MS } from './confirm/execute-once.ts';
 import { parseConfirmKeys } from './confirm/token.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -43,6 +44,7 @@ const optionalUrl = z
 
 export const ConfigSchema = z
   .object({
+    /** `production` (the image sets it) never starts the sandbox: UPSTREAM_URL becomes required. */
     NODE_ENV: z.string().default('development'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: port.default(8080),
@@ -52,12 +54,17 @@ export const ConfigSchema = z
     /** Fastify trustProxy: `false`, `true`, or a comma-separated list of addresses/CIDRs. */
     TRUST_PROXY: z.string().default('false'),
 
-    /** The backend's internal API. Unset: the built-in sandbox backend is started in-process. */
+    /** The backend's internal API. Unset: the built-in sandbox backend is started in-process (never in production). */
     UPSTREAM_URL: optionalUrl,
     UPSTREAM_SERVICE_TOKEN: z.string().min(1).optional(),
     UPSTREAM_CONNECT_TIMEOUT_MS: positiveMs.default(1_000),
-    /** Whole-call budget for one upstream request (headers and body). */
-    UPSTREAM_TIMEOUT_MS: positiveMs.default(5_000),
+    /**
+     * Whole-call budget for one upstream request (headers and body). Bounded so that an
+     * execution always ends while its pending confirm claim still holds (src/confirm/execute-once.ts).
+     */
+    UPSTREAM_TIMEOUT_MS: positiveMs
+      .max(MAX_UPSTREAM_TIMEOUT_MS, `must be at most ${MAX_UPSTREAM_TIMEOUT_MS} ms, so a write ends before its pending confirm claim expires`)
+      .default(5_000),
     UPSTREAM_CONNECTIONS: z.coerce.number().int().positive().default(64),
     UPSTREAM_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
     /** Extra attempts of a GET after a connection error or 502/503/504 (never a POST), inside the deadline. */
@@ -128,12 +135,13 @@ export const ConfigSchema = z
     RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().positive().default(10),
     RATE_LIMIT_WRITE_PER_DAY: z.coerce.number().int().positive().default(200),
     /**
-     * Failed authentications per minute and client address before further attempts without a
-     * known-valid key get 429. Keys carry 16+ random characters, so guessing is hopeless
-     * anyway; the budget bounds the backend load of failed verifications without tripping a
-     * client that retries a bad key a few times.
+     * Failed authentications per minute and client address before that address's keys that
+     * need the backend are metered to this rate spread over the minute (5 a second for 300;
+     * src/limits/auth-throttle.ts). A valid key is never refused for its neighbours' failures.
      */
     AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+    /** The same over the whole fleet (per process without Redis): bounds a flood from many addresses. */
+    AUTH_ATTEMPTS_TOTAL_PER_MINUTE: z.coerce.number().int().positive().default(6_000),
 
     /** Start-up state of the kill switch: `on` refuses every REST and MCP request with 503. */
     KILL_SWITCH: onOff.default('off'),
@@ -151,6 +159,10 @@ export const ConfigSchema = z
       parseConfirmKeys(c.CONFIRM_KEYS, c.CONFIRM_SIGNING_KID);
     } catch (err) {
       ctx.addIssue({ code: 'custom', path: ['CONFIRM_KEYS'], message: (err as Error).message });
+    }
+    // A production deployment that forgot its backend must not serve the sandbox and its public demo keys.
+    if (c.NODE_ENV === 'production' && c.UPSTREAM_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['UPSTREAM_URL'], message: 'required when NODE_ENV=production (the sandbox never runs in production)' });
     }
     if (c.UPSTREAM_URL !== undefined && c.UPSTREAM_SERVICE_TOKEN === undefined) {
       ctx.addIssue({ code: 'custom', path: ['UPSTREAM_SERVICE_TOKEN'], message: 'required when UPSTREAM_URL is set' });
@@ -202,14 +214,25 @@ function checkRedis(c: Config, ctx: z.RefinementCtx): void {
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  /** One `VARIABLE: problem` per issue. */
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+
+  /** The whole refusal on one line, for a process that stops on it. */
+  oneLine(): string {
+    return `invalid configuration: ${this.problems.join('; ')}`;
+  }
 }
 
 /** Parse the environment; throws a ConfigError naming every bad variable (never their values). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const result = ConfigSchema.safeParse(env);
   if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
   }
   return result.data;
 }

@@ -21,9 +21,13 @@ interface Embedded {
   demoKeys: readonly { key: string; note: string }[];
 }
 
-/** Without UPSTREAM_URL, start the sandbox backend in this process and point the gateway at it. */
+/**
+ * Without UPSTREAM_URL, start the sandbox backend in this process and point the gateway at it.
+ * Never in production: the configuration already refuses that, and this guard keeps it so.
+ */
 async function withSandbox(config: Config): Promise<Embedded | null> {
   if (config.UPSTREAM_URL !== undefined) return null;
+  if (config.NODE_ENV === 'production') throw new ConfigError(['UPSTREAM_URL: required when NODE_ENV=production']);
   const { startSandbox, SANDBOX_DEMO_KEYS } = await import('../sandbox/index.ts');
   const serviceToken = config.UPSTREAM_SERVICE_TOKEN ?? 'sandbox-service-token';
   const sandbox = await startSandbox({ port: config.SANDBOX_PORT, host: '127.0.0.1', serviceToken });
@@ -36,17 +40,18 @@ async function withSandbox(config: Config): Promise<Embedded | null> {
 
 async function main(): Promise<void> {
   let config: Config;
+  let embedded: Embedded | null;
   try {
     config = loadConfig();
+    embedded = await withSandbox(config);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
+      process.stderr.write(`${err.oneLine()}\n`);
       process.exit(2);
     }
     throw err;
   }
 
-  const embedded = await withSandbox(config);
   const app: FastifyInstance = await buildApp(embedded?.config ?? config);
   if (embedded !== null) app.addHook('onClose', async () => embedded.close());
   const admin = await buildAdminApp(app.services, config, { loggerInstance: app.log.child({ server: 'admin' }) });

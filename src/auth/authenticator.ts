@@ -53,6 +53,19 @@ export class KeyAuthenticator {
     return v !== undefined && v.valid && this.#remainingMs(v) > 0 && (v.expiresAt === null || v.expiresAt > this.#now());
   }
 
+  /**
+   * Whether a live verdict for the key, valid or not, is at hand without asking the backend:
+   * in this replica, or in the shared store (another replica verified it). The throttle of
+   * failed authentication lets such keys through, since they cost the backend nothing.
+   */
+  async hasVerdict(rawKey: string): Promise<boolean> {
+    const keyHash = hashKey(rawKey);
+    const local = this.#local.peek(keyHash);
+    if (local !== undefined && this.#remainingMs(local) > 0) return true;
+    const shared = await this.#opts.shared.get(keyHash);
+    return shared !== undefined && this.#remainingMs(shared) > 0;
+  }
+
   /** Resolve a well-formed raw key to its owner, or throw 401 UNAUTHORIZED. */
   async authenticate(rawKey: string, ctx: CallContext): Promise<Caller> {
     const keyHash = hashKey(rawKey);

@@ -1,13 +1,17 @@
 /**
- * The authentication hook: Bearer key → format check → verdict (cached) → `request.caller`.
- * Registered inside the /open/v1 and /mcp scopes only; health endpoints stay open.
+ * The authentication hook: Bearer key → failed-authentication throttle → format check → verdict
+ * (cached) → `request.caller`. Registered inside the /open/v1 and /mcp scopes only; health
+ * endpoints stay open.
+ *
+ * A refused key is a client's mistake, routine on a public API: it is logged at `info` (at
+ * `warn` when the throttle refuses), never as an error that would page anyone.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from './caller.ts';
 import type { KeyAuthenticator } from './authenticator.ts';
 import { unauthorized } from './challenge.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { parseBearer } from './key-format.ts';
+import { parseBearer, type BearerParse } from './key-format.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,22 +19,31 @@ declare module 'fastify' {
   }
 }
 
-/** Counts failed attempts per client address (src/limits/auth-throttle.ts). */
+/** Meters verification after many failures, and counts them (src/limits/auth-throttle.ts). */
 export interface FailureThrottle {
-  check(request: FastifyRequest): Promise<void>;
+  admit(request: FastifyRequest, rawKey: string | null): Promise<void>;
   recordFailure(request: FastifyRequest): Promise<void>;
 }
 
+const REASONS: Record<BearerParse['kind'], string> = {
+  missing: 'no key',
+  malformed: 'malformed key',
+  key: 'unknown, revoked or expired key',
+};
+
 export function authenticationHook(authenticator: KeyAuthenticator, throttle?: FailureThrottle) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    await throttle?.check(request);
     const parsed = parseBearer(request.headers.authorization);
+    await throttle?.admit(request, parsed.kind === 'key' ? parsed.key : null);
     try {
       if (parsed.kind === 'missing') throw unauthorized(false);
       if (parsed.kind === 'malformed') throw unauthorized(true);
       request.caller = await authenticator.authenticate(parsed.key, { requestId: request.id, log: request.log });
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'UNAUTHORIZED') await throttle?.recordFailure(request);
+      if (err instanceof ApiError && err.code === 'UNAUTHORIZED') {
+        request.log.info({ reason: REASONS[parsed.kind] }, 'authentication refused');
+        await throttle?.recordFailure(request);
+      }
       throw err;
     }
   };

@@ -11,6 +11,10 @@
  *   have happened (5xx, timeout) gives the claim back, so the same token can be retried. The
  *   backend's idempotency key, derived from the token, makes that retry safe.
  * - No claim, no execution: if the claim store cannot answer, the write is refused.
+ * - The backend has the last word: when it says the action is a replay of an earlier call with
+ *   the same idempotency key (the claim store lost its record: Redis came back empty, or the
+ *   first answer was lost after the backend performed it), the answer is the replay (`200`,
+ *   `replayed: true`; `409 CONFIRM_TOKEN_USED` under `refuse`), never a second `201`.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
@@ -51,6 +55,25 @@ export const CLAIM_TTL_MS = 10 * 60 * 1000;
  * the token within a minute, and the retry meets the backend's idempotent answer.
  */
 export const PENDING_TTL_MS = 60 * 1000;
+/**
+ * The longest UPSTREAM_TIMEOUT_MS may be (src/config.ts checks it). An execution makes at most
+ * two backend calls one after the other (publish_opinion reads, then writes); a third of the
+ * pending lifetime each leaves the last third for the claim store and scheduling, so a claim
+ * never expires under an execution that is still running (which would let a retry run it again).
+ */
+export const MAX_UPSTREAM_TIMEOUT_MS = PENDING_TTL_MS / 3;
+
+/**
+ * What `run` returns when the backend performed nothing and answered the stored outcome of an
+ * earlier execution of the same token (docs/internal-api.md, "Writes and idempotency").
+ */
+export class ReplayedByBackend<T> {
+  readonly body: T;
+
+  constructor(body: T) {
+    this.body = body;
+  }
+}
 
 export interface Executed<T> {
   status: number;
@@ -62,7 +85,7 @@ export async function executeOnce<T extends object>(
   execution: Execution,
   token: string,
   caller: { userId: string; keyId: string },
-  run: (claims: TokenClaims) => Promise<T>,
+  run: (claims: TokenClaims) => Promise<T | ReplayedByBackend<T>>,
 ): Promise<Executed<T>> {
   const { action } = execution;
   const outcome = (o: TokenOutcome) => deps.onOutcome?.(action, o);
@@ -89,7 +112,7 @@ export async function executeOnce<T extends object>(
       throw new ApiError('CONFIRM_UNAVAILABLE', { cause: err });
     }
 
-    if (state.state === 'acquired') return runClaimed(deps, action, claims, owner, run);
+    if (state.state === 'acquired') return runClaimed(deps, execution, claims, owner, run);
     if (execution.retry === 'refuse') {
       outcome('used');
       throw new ApiError('CONFIRM_TOKEN_USED');
@@ -122,14 +145,15 @@ export async function executeOnce<T extends object>(
 
 async function runClaimed<T extends object>(
   deps: ExecuteDeps,
-  action: ConfirmAction,
+  execution: Execution,
   claims: TokenClaims,
   owner: string,
-  run: (claims: TokenClaims) => Promise<T>,
+  run: (claims: TokenClaims) => Promise<T | ReplayedByBackend<T>>,
 ): Promise<Executed<T>> {
-  let body: T;
+  const { action } = execution;
+  let result: T | ReplayedByBackend<T>;
   try {
-    body = await run(claims);
+    result = await run(claims);
   } catch (err) {
     const apiError = err instanceof ApiError ? err : new ApiError('INTERNAL', { cause: err });
     if (apiError.status < 500 && apiError.code !== 'RETRY_IDEMPOTENCY_KEY') {
@@ -143,8 +167,21 @@ async function runClaimed<T extends object>(
     }
     throw apiError;
   }
+  if (result instanceof ReplayedByBackend) {
+    // Executed before, by an attempt this store no longer remembers: keep that first outcome
+    // again, and answer as any later presentation of the token is answered.
+    const first = { status: 201, body: { ...result.body, replayed: false } };
+    await store(deps, action, claims.jti, first);
+    deps.log.warn({ action }, 'confirm token executed before without a stored outcome: answered the backend replay');
+    if (execution.retry === 'refuse') {
+      deps.onOutcome?.(action, 'used');
+      throw new ApiError('CONFIRM_TOKEN_USED');
+    }
+    deps.onOutcome?.(action, 'replayed');
+    return replay<T>(first);
+  }
   deps.onOutcome?.(action, 'executed');
-  const done = { status: 201, body: { ...body, replayed: false } };
+  const done = { status: 201, body: { ...result, replayed: false } };
   await store(deps, action, claims.jti, done);
   return done;
 }

@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import { ApiError } from '../errors/api-error.ts';
 import { endpointTemplate } from '../metrics/metrics.ts';
 import { ErrorEnvelope, UPSTREAM_HEADERS } from './internal-api.ts';
-import { mapUpstreamError } from './errors.ts';
+import { logLevelOf, mapUpstreamError } from './errors.ts';
 import { CircuitBreaker, CircuitOpenError, type BreakerState, type Ticket, type Transition } from './resilience/breaker.ts';
 import { DEFAULT_BACKOFF, RETRY_STATUSES, backoffMs, isRetryableError, sleepUnless, type BackoffOptions } from './resilience/retry.ts';
 import { SingleFlight } from './resilience/single-flight.ts';
@@ -86,6 +86,11 @@ export interface CallOptions<S extends z.ZodType> {
   /** Schema of `data` in a successful envelope. */
   schema: S;
   /**
+   * Called when a write's answer carries `Idempotent-Replayed: true`: the backend performed
+   * nothing and answered the stored outcome of an earlier call with the same Idempotency-Key.
+   */
+  onIdempotentReplay?: () => void;
+  /**
    * The answer does not depend on who asks (a public read). The call is sent without
    * X-Acting-User, and identical calls (method, path and query) in flight at the same time
    * share one backend request, made with the first caller's request id. GET only: ignored on
@@ -105,6 +110,8 @@ interface RawAnswer {
   payload: unknown;
   /** Duration of the attempt that produced it. */
   seconds: number;
+  /** The backend said the answer is a stored one (Idempotent-Replayed: true). */
+  replayed: boolean;
 }
 
 interface Outgoing {
@@ -179,7 +186,15 @@ export class UpstreamClient {
     const where: Record<string, unknown> = { upstream: { method, path: opts.path, ...(shared ? { shared: true } : {}) }, reqId: ctx.requestId };
     const out: Outgoing = { method, url, headers, body, endpoint: endpointTemplate(opts.path), where };
 
-    if (!shared) return this.#read(ctx, where, opts.schema, await this.#send(ctx, out), out);
+    if (!shared) {
+      const raw = await this.#send(ctx, out);
+      const data = this.#read(ctx, where, opts.schema, raw, out);
+      if (raw.replayed) {
+        (ctx.log.info ?? ctx.log.warn).call(ctx.log, where, 'upstream answered an idempotent replay');
+        opts.onIdempotentReplay?.();
+      }
+      return data;
+    }
 
     const flight = this.#flights.run(coalesceKey(method, url), ctx.requestId, () => this.#send(ctx, out));
     if (!flight.joined) return this.#read(ctx, where, opts.schema, await flight.promise, out);
@@ -212,9 +227,11 @@ export class UpstreamClient {
       const retryable = idempotent && attempt < this.#retries;
       let status: number;
       let text: string;
+      let replayed: boolean;
       try {
         const res = await request(url, { method, headers, body, dispatcher: this.#dispatcher, signal: deadline });
         status = res.statusCode;
+        replayed = String(res.headers[UPSTREAM_HEADERS.idempotentReplayed] ?? '').toLowerCase() === 'true';
         text = await res.body.text();
         answeredAt = performance.now();
       } catch (err) {
@@ -255,7 +272,7 @@ export class UpstreamClient {
         throw new ApiError('INTERNAL', { cause: err });
       }
       this.#report(ctx, ticket, !isBackendFailure(status, payload));
-      return { status, payload, seconds: seconds() };
+      return { status, payload, seconds: seconds(), replayed };
     }
   }
 
@@ -269,7 +286,8 @@ export class UpstreamClient {
         const mapped = mapUpstreamError(parsed.data.errCode);
         const internal = mapped.code === 'INTERNAL';
         if (measured !== null) this.#measure(measured, internal ? 'failed' : 'error', raw.seconds);
-        const log = internal ? ctx.log.error.bind(ctx.log) : ctx.log.warn.bind(ctx.log);
+        const level = logLevelOf(mapped);
+        const log = level === 'error' ? ctx.log.error.bind(ctx.log) : level === 'info' && ctx.log.info ? ctx.log.info.bind(ctx.log) : ctx.log.warn.bind(ctx.log);
         // errMsg is for our logs only: it never reaches an API caller.
         log({ ...where, status, errCode: parsed.data.errCode, errMsg: parsed.data.errMsg }, 'upstream error');
         throw mapped;

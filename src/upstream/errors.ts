@@ -9,6 +9,8 @@ import { UpstreamErrCode as E } from './internal-api.ts';
 
 const TABLE: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
   [E.NOT_FOUND, 'NOT_FOUND'],
+  // The authenticator reads this one itself; mapped so that it is never taken for a backend fault.
+  [E.API_KEY_NOT_FOUND, 'UNAUTHORIZED'],
   [E.MARKET_NOT_FOUND, 'NOT_FOUND'],
   [E.POLL_NOT_FOUND, 'NOT_FOUND'],
   [E.USER_NOT_FOUND, 'NOT_FOUND'],
@@ -60,6 +62,15 @@ export function mapUpstreamError(errCode: number): UpstreamApiError {
         headers: { 'retry-after': String(retryAfter) },
         details: { retry_after: retryAfter },
       });
+}
+
+/**
+ * How loud a mapped backend error is in the logs: a backend fault pages (`error`); an unknown
+ * key is a client's mistake, routine on a public API (`info`); other refusals are `warn`.
+ */
+export function logLevelOf(err: ApiError): 'error' | 'warn' | 'info' {
+  if (err.code === 'INTERNAL') return 'error';
+  return err.code === 'UNAUTHORIZED' ? 'info' : 'warn';
 }
 
 /** Whether an error is the backend's answer with this very code. */

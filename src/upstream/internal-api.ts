@@ -19,6 +19,8 @@ export const UPSTREAM_HEADERS = {
   actingUser: 'x-acting-user',
   requestId: 'x-request-id',
   idempotencyKey: 'idempotency-key',
+  /** Sent back by the backend, `true`, when a write's answer is the stored one of an earlier call with the same key. */
+  idempotentReplayed: 'idempotent-replayed',
 } as const;
 
 /**

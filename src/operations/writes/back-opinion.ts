@@ -8,7 +8,7 @@ import { mapBack } from '../../../mappers/writes.ts';
 import { Back } from '../../contract/writes.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
 import { mapContextOf } from '../map-context.ts';
-import { defineExecution } from './define-execution.ts';
+import { defineExecution, performed } from './define-execution.ts';
 import { BackTokenParams } from './preview-back.ts';
 import { EXECUTION_NOTE, idempotencyKey } from './shared.ts';
 
@@ -33,6 +33,6 @@ export const backOpinion = defineExecution({
       { expectedSeq: p.seq, expectedPrice: Number(p.price) },
       idempotencyKey('back', claims),
     );
-    return mapBack(placed, mapContextOf(ctx), false);
+    return performed(mapBack(placed.data, mapContextOf(ctx), false), placed);
   },
 });

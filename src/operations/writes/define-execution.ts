@@ -7,7 +7,8 @@
  */
 import type { z } from 'zod';
 import { ConfirmRequest } from '../../contract/writes.ts';
-import { executeOnce, type Execution } from '../../confirm/execute-once.ts';
+import { ReplayedByBackend, executeOnce, type Execution } from '../../confirm/execute-once.ts';
+import type { Written } from '../../upstream/bound.ts';
 import type { TokenClaims } from '../../confirm/token.ts';
 import { defineOperation, type Operation, type OperationContext } from '../operation.ts';
 import { boundParams, confirmDeps } from './shared.ts';
@@ -21,8 +22,19 @@ export interface ExecutionSpec<P extends z.ZodType, O extends z.ZodType> extends
   output: O;
   /** What the token of the matching preview binds (besides user, key and action). */
   params: P;
-  /** Performs the action once; its answer becomes the body, with `replayed` added. */
-  run(ctx: OperationContext, params: z.infer<P>, claims: TokenClaims): Promise<Omit<z.infer<O>, 'replayed'>>;
+  /**
+   * Performs the action once; its answer becomes the body, with `replayed` added. When the
+   * backend replayed an earlier call instead, it returns the body through `performed`.
+   */
+  run(ctx: OperationContext, params: z.infer<P>, claims: TokenClaims): Promise<Executable<O>>;
+}
+
+type Body<O extends z.ZodType> = Omit<z.infer<O>, 'replayed'>;
+type Executable<O extends z.ZodType> = Body<O> | ReplayedByBackend<Body<O>>;
+
+/** The body of an execution, marked when the backend's write was an idempotent replay. */
+export function performed<T>(body: T, write: Pick<Written<unknown>, 'replayed'>): T | ReplayedByBackend<T> {
+  return write.replayed ? new ReplayedByBackend(body) : body;
 }
 
 export function defineExecution<P extends z.ZodType, O extends z.ZodType>(spec: ExecutionSpec<P, O>): Operation<typeof ConfirmRequest, O> {
@@ -41,7 +53,7 @@ export function defineExecution<P extends z.ZodType, O extends z.ZodType>(spec: 
     input: ConfirmRequest,
     output: spec.output,
     async execute(ctx, input) {
-      const done = await executeOnce(confirmDeps(ctx), execution, input.confirm_token, ctx.caller, (claims) =>
+      const done = await executeOnce<Body<O>>(confirmDeps(ctx), execution, input.confirm_token, ctx.caller, (claims) =>
         spec.run(ctx, boundParams(spec.params, claims), claims),
       );
       return { status: done.status, body: done.body as z.infer<O> };

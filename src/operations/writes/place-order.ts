@@ -7,7 +7,7 @@
 import { mapOrder } from '../../../mappers/writes.ts';
 import { Order } from '../../contract/writes.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
-import { defineExecution } from './define-execution.ts';
+import { defineExecution, performed } from './define-execution.ts';
 import { OrderTokenParams } from './preview-order.ts';
 import { minShares } from './rules.ts';
 import { EXECUTION_NOTE, idempotencyKey } from './shared.ts';
@@ -33,7 +33,7 @@ export const placeOrder = defineExecution({
       idempotencyKey('order', claims),
     );
     // The Order names the option in the language of the preview the user confirmed.
-    return mapOrder(placed, { lang: p.lang, webBaseUrl: ctx.services.config.PUBLIC_WEB_URL }, false);
+    return performed(mapOrder(placed.data, { lang: p.lang, webBaseUrl: ctx.services.config.PUBLIC_WEB_URL }, false), placed);
   },
 });
 

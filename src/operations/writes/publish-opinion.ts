@@ -9,7 +9,7 @@ import { PublishedOpinion } from '../../contract/writes.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
 import { mapContextOf } from '../map-context.ts';
-import { defineExecution } from './define-execution.ts';
+import { defineExecution, performed } from './define-execution.ts';
 import { OpinionTokenParams } from './preview-opinion.ts';
 import { EXECUTION_NOTE, decimalText, idempotencyKey } from './shared.ts';
 
@@ -46,6 +46,7 @@ export const publishOpinion = defineExecution({
       { content: p.content, replyToOpinionId: p.reply_to_opinion_id, sideOutcomeId: p.side_option_id },
       idempotencyKey('opinion', claims),
     );
-    return mapPublishedOpinion(published, mapContextOf(ctx));
+    // A replay (the token was executed before, its record lost) answers 409 CONFIRM_TOKEN_USED.
+    return performed(mapPublishedOpinion(published.data, mapContextOf(ctx)), published);
   },
 });

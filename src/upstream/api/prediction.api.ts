@@ -10,7 +10,7 @@
  * by the acting user") and everything user-scoped are not shared.
  */
 import { z } from 'zod';
-import type { BoundUpstream } from '../bound.ts';
+import { written, type BoundUpstream } from '../bound.ts';
 import * as I from '../internal-api.ts';
 
 const enc = encodeURIComponent;
@@ -54,7 +54,7 @@ export const quote = (up: BoundUpstream, marketId: string, body: z.infer<typeof 
   up.call({ method: 'POST', path: `/internal/prediction/markets/${enc(marketId)}/quote`, body, schema: I.Quote });
 
 export const placeOrder = (up: BoundUpstream, body: z.infer<typeof I.PlaceOrderRequest>, idempotencyKey: string) =>
-  up.call({ method: 'POST', path: '/internal/prediction/orders', body, idempotencyKey, schema: I.PlacedOrder });
+  written(up, { method: 'POST', path: '/internal/prediction/orders', body, idempotencyKey, schema: I.PlacedOrder });
 
 export const listHoldings = (up: BoundUpstream, userId: string, q: { marketId?: string; offset: number; limit: number }) =>
   up.call({ path: `/internal/prediction/users/${enc(userId)}/holdings`, query: { ...q }, schema: I.HoldingPage });
@@ -68,7 +68,7 @@ export const publishOpinion = (
   body: z.infer<typeof I.PublishOpinionRequest>,
   idempotencyKey: string,
 ) =>
-  up.call({
+  written(up, {
     method: 'POST',
     path: `/internal/prediction/markets/${enc(marketId)}/opinions`,
     body,
@@ -77,7 +77,7 @@ export const publishOpinion = (
   });
 
 export const backOpinion = (up: BoundUpstream, opinionId: string, body: z.infer<typeof I.BackRequest>, idempotencyKey: string) =>
-  up.call({ method: 'POST', path: `/internal/prediction/opinions/${enc(opinionId)}/backs`, body, idempotencyKey, schema: I.PlacedBack });
+  written(up, { method: 'POST', path: `/internal/prediction/opinions/${enc(opinionId)}/backs`, body, idempotencyKey, schema: I.PlacedBack });
 
 export const listOwnOpinions = (up: BoundUpstream, userId: string, q: { offset: number; limit: number }) =>
   up.call({ path: `/internal/prediction/users/${enc(userId)}/opinions`, query: { ...q }, schema: I.OwnOpinionPage });

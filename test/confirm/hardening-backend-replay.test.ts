@@ -1,0 +1,69 @@
+/**
+ * executeOnce when the backend says the action was performed before (Idempotent-Replayed): the
+ * claim store had lost the token's record, so this execution claimed it afresh. The answer is
+ * the replay, never a second first success, and the outcome is stored again.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryClaimStore } from '../../src/confirm/claims.ts';
+import { ReplayedByBackend, executeOnce, type TokenOutcome } from '../../src/confirm/execute-once.ts';
+import { ConfirmTokens, parseConfirmKeys } from '../../src/confirm/token.ts';
+import { ApiError } from '../../src/errors/api-error.ts';
+
+const tokens = new ConfirmTokens(parseConfirmKeys(`k1:${'r'.repeat(40)}`, undefined));
+const caller = { userId: 'u1', keyId: 'key1' };
+
+function deps() {
+  const outcomes: TokenOutcome[] = [];
+  const warned: string[] = [];
+  return {
+    outcomes,
+    warned,
+    deps: {
+      tokens,
+      claims: new MemoryClaimStore(),
+      log: { warn: (_o: object, msg: string) => void warned.push(msg), error: () => {} },
+      onOutcome: (_a: unknown, o: TokenOutcome) => void outcomes.push(o),
+    },
+  };
+}
+
+describe('a backend replay reaching executeOnce', () => {
+  it('replay policy: 200 with replayed: true, stored, later retries answered without the backend', async () => {
+    const { deps: d, outcomes, warned } = deps();
+    const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
+    let runs = 0;
+    const run = async () => {
+      runs += 1;
+      return new ReplayedByBackend({ id: 'order-7' });
+    };
+    const order = { action: 'place_order', retry: 'replay' } as const;
+    expect(await executeOnce(d, order, token, caller, run)).toEqual({ status: 200, body: { id: 'order-7', replayed: true } });
+    expect(await executeOnce(d, order, token, caller, run)).toEqual({ status: 200, body: { id: 'order-7', replayed: true } });
+    expect(runs).toBe(1);
+    expect(outcomes).toEqual(['replayed', 'replayed']);
+    expect(warned).toHaveLength(1);
+  });
+
+  it('refuse policy: 409 CONFIRM_TOKEN_USED, and so for every later presentation', async () => {
+    const { deps: d, outcomes } = deps();
+    const { token } = tokens.issue('publish_opinion', caller.userId, caller.keyId, {});
+    const opinion = { action: 'publish_opinion', retry: 'refuse' } as const;
+    const run = async () => new ReplayedByBackend({ id: 'op-3' });
+    for (let i = 0; i < 2; i += 1) {
+      const err = await executeOnce(d, opinion, token, caller, run).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).code).toBe('CONFIRM_TOKEN_USED');
+    }
+    expect(outcomes).toEqual(['used', 'used']);
+  });
+
+  it('a body performed now is still the first success', async () => {
+    const { deps: d } = deps();
+    const { token } = tokens.issue('back_opinion', caller.userId, caller.keyId, {});
+    const back = { action: 'back_opinion', retry: 'replay' } as const;
+    expect(await executeOnce(d, back, token, caller, async () => ({ id: 'b-1' }))).toEqual({
+      status: 201,
+      body: { id: 'b-1', replayed: false },
+    });
+  });
+});

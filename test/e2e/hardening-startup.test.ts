@@ -1,0 +1,79 @@
+/**
+ * Start-up refusals (src/config.ts, src/server.ts; docs/operations.md, "Start-up"): a production
+ * process without a backend must not serve the sandbox and its public demo keys, and a backend
+ * deadline longer than a pending confirm claim lives is refused, each with one line naming the
+ * variable.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { MAX_UPSTREAM_TIMEOUT_MS, PENDING_TTL_MS } from '../../src/confirm/execute-once.ts';
+import { ROOT } from '../helpers/gateway-process.ts';
+
+/** `node src/server.ts` with only this environment; resolves when it exits (or is killed after 20 s). */
+function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['src/server.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.once('exit', (code) => {
+      clearTimeout(kill);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const problems = (env: Record<string, string>): readonly string[] => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+};
+
+describe('production without a backend', () => {
+  it('refuses to start: non-zero exit, one line naming UPSTREAM_URL, no sandbox, no demo key', async () => {
+    const r = await run({ NODE_ENV: 'production' });
+    expect(r.code).not.toBe(0);
+    expect(r.code).not.toBeNull();
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('UPSTREAM_URL');
+    expect(lines[0]).toContain('NODE_ENV=production');
+    expect(r.stdout).not.toContain('opk_');
+    expect(r.stdout).not.toContain('sandbox');
+  }, 30_000);
+
+  it('is a configuration error, while the sandbox stays the default outside production', () => {
+    expect(problems({ NODE_ENV: 'production' })).toEqual([expect.stringMatching(/^UPSTREAM_URL: required when NODE_ENV=production/)]);
+    expect(problems({ NODE_ENV: 'production', UPSTREAM_URL: 'http://backend.internal:8000', UPSTREAM_SERVICE_TOKEN: 'x' })).toEqual([]);
+    expect(problems({})).toEqual([]);
+    expect(problems({ NODE_ENV: 'development' })).toEqual([]);
+  });
+});
+
+describe('UPSTREAM_TIMEOUT_MS', () => {
+  it('must end well inside the pending confirm claim', () => {
+    expect(MAX_UPSTREAM_TIMEOUT_MS * 2).toBeLessThan(PENDING_TTL_MS);
+    expect(problems({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS) })).toEqual([]);
+    expect(problems({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toEqual([
+      expect.stringMatching(/^UPSTREAM_TIMEOUT_MS: must be at most 20000 ms/),
+    ]);
+    expect(problems({ UPSTREAM_TIMEOUT_MS: String(PENDING_TTL_MS) })).toHaveLength(1);
+  });
+
+  it('stops the process with one line naming it', async () => {
+    const r = await run({ UPSTREAM_TIMEOUT_MS: '600000' });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('UPSTREAM_TIMEOUT_MS')]);
+  }, 30_000);
+});

@@ -1,0 +1,66 @@
+/** What the log redaction rewrites, and what it leaves alone (src/http/logging.ts). */
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { REDACTED, loggerOptions, redactText } from '../../src/http/logging.ts';
+
+describe('redactText', () => {
+  it.each([
+    ['/open/v1/me?api_key=opk_live_abcdefghijklmnop1234', '/open/v1/me?api_key=[redacted]'],
+    ['/x?limit=2&KEY=whatever&cursor=abc', '/x?limit=2&KEY=[redacted]&cursor=abc'],
+    ['/x?token=t0k&access_token=a.b.c#frag', '/x?token=[redacted]&access_token=[redacted]#frag'],
+    ['/open/v1/orders?confirm_token=ct1.k1.cGF5bG9hZA.bWFj', '/open/v1/orders?confirm_token=[redacted]'],
+    ['Route GET:/open/v1/opk_test_alice_read_0000000000 not found', 'Route GET:/open/v1/[redacted] not found'],
+    ['token ct1.k1.cGF5bG9hZA.bWFj was refused', 'token [redacted] was refused'],
+  ])('%s', (input, output) => {
+    expect(redactText(input)).toBe(output);
+  });
+
+  it('leaves other parameters and plain text as they are, the same string', () => {
+    for (const text of [
+      '/open/v1/topics?limit=2&cursor=abc&monkey=1&tokens=3',
+      'incoming request',
+      '/open/v1/topics/00000000-0000-4000-8000-0000000b0001',
+    ]) {
+      expect(redactText(text)).toBe(text);
+    }
+    const plain = 'request completed';
+    expect(Object.is(redactText(plain), plain)).toBe(true);
+    expect(REDACTED).toBe('[redacted]');
+  });
+});
+
+describe('loggerOptions', () => {
+  function logger() {
+    const lines: string[] = [];
+    const app = Fastify({ logger: loggerOptions({ LOG_LEVEL: 'trace' }, { write: (l: string) => void lines.push(l) }) });
+    return { log: app.log, lines: () => lines.join('') };
+  }
+
+  it('redacts secret headers wherever a logged object carries them', () => {
+    const { log, lines } = logger();
+    const headers = {
+      authorization: 'Bearer s1',
+      cookie: 's2',
+      'set-cookie': 's3',
+      'x-service-token': 's4',
+      'proxy-authorization': 's5',
+      accept: 'json',
+    };
+    log.trace({ headers }, 'top');
+    log.debug({ req: { headers } }, 'under req');
+    log.info({ upstream: { headers } }, 'one level down');
+    log.warn({ confirm_token: 's6', body: { confirm_token: 's7' } }, 'tokens');
+    expect(lines()).not.toMatch(/s[1-7]\b/);
+    expect(lines()).toContain('"accept":"json"');
+  });
+
+  it('scrubs messages and logged errors, keeping the error class', () => {
+    const { log, lines } = logger();
+    class UrlError extends Error {}
+    log.error({ err: new UrlError(`Route GET:/x?api_key=opk_live_${'a'.repeat(20)} not found`) }, 'seen /y?token=abc');
+    log.error(new Error('ct1.k1.cGF5bG9hZA.bWFj refused'));
+    expect(lines()).not.toMatch(/opk_|ct1\.|token=abc/);
+    expect(lines()).toContain('"type":"UrlError"');
+    expect(lines()).toContain('Route GET:/x?api_key=[redacted] not found');
+  });
+});
