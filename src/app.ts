@@ -14,7 +14,7 @@ import { ApiError } from './errors/api-error.ts';
 import { healthRoutes } from './http/health.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { docsPage } from './http/docs-page.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { errorServerOptions, installErrorHandling } from './http/error-handler.ts';
 import { REQUEST_ID_HEADER, genReqId } from './http/request-id.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
@@ -50,6 +50,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // While draining, requests already on open connections are still served in full (with the
     // contract's envelope) rather than getting Fastify's own 503 body.
     return503OnClosing: false,
+    // Faults met before routing (bad URL, over-long path segment, unparsable HTTP) answer the envelope too.
+    ...errorServerOptions,
   });
 
   const services = await createServices(config, app.log, opts);

@@ -22,6 +22,12 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
   const { pipeline } = opts;
   // Requests whose call reached the pipeline (and so was counted there).
   const counted = new WeakSet<FastifyRequest>();
+  // The router ignores a trailing slash, so `/topics/` would answer the list: an empty path id
+  // (a trailing or doubled slash) names no resource and is 404 (docs/contract/errors.md#request-errors).
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.endsWith('/') || path.includes('//')) throw new ApiError('NOT_FOUND');
+  });
   for (const op of opts.operations) {
     const integerFields = integerFieldsOf(op.input);
     app.route({
