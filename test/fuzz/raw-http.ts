@@ -36,7 +36,8 @@ export function rawExchange(baseUrl: string, bytes: string | Buffer, timeoutMs =
     });
     socket.on('close', finish);
     socket.on('error', finish);
-    socket.write(bytes);
+    // Strings are bytes: one char per byte when they fit, UTF-8 otherwise.
+    socket.write(typeof bytes === 'string' && /^[\u0000-\u00ff]*$/.test(bytes) ? Buffer.from(bytes, 'latin1') : bytes);
   });
 }
 

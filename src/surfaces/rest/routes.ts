@@ -82,7 +82,10 @@ function gatherInput(op: Operation, request: FastifyRequest, integerFields: Read
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(query)) {
       // A repeated parameter is ambiguous; take none of it rather than guess.
-      if (Array.isArray(v)) throw new ApiError('INVALID_ARGUMENT', { message: `${k} must be given once.`, details: { field: k } });
+      if (Array.isArray(v)) {
+        const name = k.length > 40 ? `${k.slice(0, 40)}…` : k; // the caller's input: never echoed at length
+        throw new ApiError('INVALID_ARGUMENT', { message: `${name} must be given once.`, details: { field: name } });
+      }
       out[k] = integerFields.has(k) && /^-?\d{1,15}$/.test(v) ? Number(v) : v;
     }
     return { ...out, ...params };
