@@ -29,7 +29,9 @@ try {
 }
 
 if (report.violations.length > 0) {
-  console.error(`fuzz: ${report.violations.length} answers broke the contract (replay with FUZZ_SEED=${seed}):\n${report.violations.join('\n')}`);
+  console.error(
+    `fuzz: ${report.violations.length} answers broke the contract (replay with FUZZ_SEED=${seed}):\n${report.violations.join('\n')}`,
+  );
   process.exit(1);
 }
 const page = readFileSync(PAGE, 'utf8');

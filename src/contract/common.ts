@@ -146,6 +146,7 @@ export function objectUnion<
  * other than tab and newline (a carriage return included), and the Unicode bidirectional
  * formatting controls, which can make published text read differently from what was previewed.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const FORBIDDEN_TEXT = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 export function hasForbiddenCharacters(text: string): boolean {

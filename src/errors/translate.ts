@@ -28,7 +28,8 @@ const TRANSPORT_FAULTS: Record<string, () => ApiError> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
     new ApiError('INVALID_ARGUMENT', { message: 'The Content-Length header does not match the body.', details: { field: 'body' } }),
   // Raised by the router before routing: the path is never echoed back.
-  FST_ERR_BAD_URL: () => new ApiError('INVALID_ARGUMENT', { message: 'The request path is not validly percent-encoded.', details: { field: 'path' } }),
+  FST_ERR_BAD_URL: () =>
+    new ApiError('INVALID_ARGUMENT', { message: 'The request path is not validly percent-encoded.', details: { field: 'path' } }),
   FST_ERR_MAX_PARAM_LENGTH: () =>
     new ApiError('INVALID_ARGUMENT', { status: 414, message: 'A path segment exceeds 200 characters.', details: { field: 'path' } }),
 };
@@ -67,7 +68,11 @@ export function clientFaultError(err: unknown): ApiError | null {
     return new ApiError('INVALID_ARGUMENT', { status: 431, message: 'The request headers are too large.', details: { field: 'headers' } });
   }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
-    return new ApiError('INVALID_ARGUMENT', { status: 408, message: 'The request was not received in time.', details: { field: 'request' } });
+    return new ApiError('INVALID_ARGUMENT', {
+      status: 408,
+      message: 'The request was not received in time.',
+      details: { field: 'request' },
+    });
   }
   return new ApiError('INVALID_ARGUMENT', { message: 'The request is not well-formed HTTP.', details: { field: 'request' } });
 }

@@ -69,7 +69,15 @@ interface OpInfo {
 }
 
 type Case =
-  | { kind: 'rest'; info: OpInfo | undefined; method: string; path: string; headers: Record<string, string>; body: string | undefined; inputs: string[] }
+  | {
+      kind: 'rest';
+      info: OpInfo | undefined;
+      method: string;
+      path: string;
+      headers: Record<string, string>;
+      body: string | undefined;
+      inputs: string[];
+    }
   | { kind: 'mcp'; info: OpInfo | undefined; headers: Record<string, string>; body: string; inputs: string[] }
   | { kind: 'raw'; bytes: string }
   | { kind: 'write'; action: 'order' | 'opinion' | 'back'; surface: 'rest' | 'mcp'; topic: number; amount: number; retry: boolean };
@@ -122,7 +130,10 @@ const oddHeaders = fc.oneof(
     weight: 3,
     arbitrary: fc.record(
       {
-        'accept-language': fc.oneof(fc.constantFrom('ja', 'zh-TW,zh;q=0.9', '*', 'xx-YY;q=abc', 'en;q=2', ',,,;'), fc.stringMatching(/^[a-zA-Z,;=.* -]{0,80}$/)),
+        'accept-language': fc.oneof(
+          fc.constantFrom('ja', 'zh-TW,zh;q=0.9', '*', 'xx-YY;q=abc', 'en;q=2', ',,,;'),
+          fc.stringMatching(/^[a-zA-Z,;=.* -]{0,80}$/),
+        ),
         accept: fc.constantFrom('application/json', '*/*', 'text/html', 'application/xml', ''),
         'x-request-id': fc.stringMatching(/^[ -~]{0,120}$/),
         'x-forwarded-for': fc.constantFrom('1.2.3.4', 'not-an-ip', '::1, 10.0.0.1', ''),
@@ -172,19 +183,56 @@ function restCase(doc: Json, info: OpInfo): fc.Arbitrary<Case> {
   const query = objectOf(info.queryParams);
   const bodyValid = info.body === undefined ? fc.constant(undefined) : (valid(doc, info.body) as fc.Arbitrary<Record<string, unknown>>);
   const bodyKeys = Object.keys(resolve(doc, info.body)['properties'] ?? {});
-  const mutateBody = info.body === undefined ? fc.constant(undefined) : mutateObject(bodyValid as fc.Arbitrary<Record<string, unknown>>, bodyKeys);
-  const badJson = fc.constantFrom('{', '{"a":1,}', '[]', '"x"', 'null', '1e999', '{"__proto__":{"x":1}}', '{"a":"\\ud800"}', '\u0000', '{}'.repeat(3000));
+  const mutateBody =
+    info.body === undefined ? fc.constant(undefined) : mutateObject(bodyValid as fc.Arbitrary<Record<string, unknown>>, bodyKeys);
+  const badJson = fc.constantFrom(
+    '{',
+    '{"a":1,}',
+    '[]',
+    '"x"',
+    'null',
+    '1e999',
+    '{"__proto__":{"x":1}}',
+    '{"a":"\\ud800"}',
+    '\u0000',
+    '{}'.repeat(3000),
+  );
 
   return fc
     .record({
       mode: fc.nat({ max: 9 }),
-      path: fc.oneof({ weight: 4, arbitrary: pathValues }, { weight: 1, arbitrary: mutateObject(pathValues, info.pathParams.map((p) => p.name)) }),
-      query: fc.oneof({ weight: 3, arbitrary: query }, { weight: 2, arbitrary: mutateObject(query, info.queryParams.map((p) => p.name)) }),
+      path: fc.oneof(
+        { weight: 4, arbitrary: pathValues },
+        {
+          weight: 1,
+          arbitrary: mutateObject(
+            pathValues,
+            info.pathParams.map((p) => p.name),
+          ),
+        },
+      ),
+      query: fc.oneof(
+        { weight: 3, arbitrary: query },
+        {
+          weight: 2,
+          arbitrary: mutateObject(
+            query,
+            info.queryParams.map((p) => p.name),
+          ),
+        },
+      ),
       body: fc.oneof({ weight: 3, arbitrary: bodyValid }, { weight: 3, arbitrary: mutateBody }),
       badJson,
       auth: authHeader,
       odd: oddHeaders,
-      contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', ''),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        '',
+      ),
     })
     .map(({ mode, path, query: q, body, badJson: bad, auth, odd, contentType }): Case => {
       const headers: Record<string, string> = { ...odd, ...auth };
@@ -208,7 +256,15 @@ function wellFormedCase(doc: Json, info: OpInfo): fc.Arbitrary<Case> {
     const query = Object.fromEntries(Object.entries(v).filter(([k]) => info.queryParams.some((p) => p.name === k)));
     const headers: Record<string, string> = { authorization: `Bearer ${KEYS.aliceWrite}` };
     if (info.method === 'POST') headers['content-type'] = 'application/json';
-    return { kind: 'rest', info, method: info.method, path: pathWith(info, v) + queryString(query), headers, body: b === undefined ? undefined : JSON.stringify(b), inputs: [] };
+    return {
+      kind: 'rest',
+      info,
+      method: info.method,
+      path: pathWith(info, v) + queryString(query),
+      headers,
+      body: b === undefined ? undefined : JSON.stringify(b),
+      inputs: [],
+    };
   });
 }
 
@@ -217,7 +273,23 @@ const strayRest: fc.Arbitrary<Case> = fc
   .record({
     method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
     path: fc.oneof(
-      fc.constantFrom(`${V1}/topics/`, `${V1}//topics`, `${V1}/topics/%zz`, `${V1}/topics/%00`, `${V1}/topics/..%2f..%2fetc`, `${V1}/`, `${V1}`, '/mcp/', '/nope', `${V1}/me/%E2%80%AE`, `${V1}/topics/%ED%A0%80`, `${V1}/topics/%FF%FE`, `${V1}/search?q=%FF`, `${V1}/search?q=%ED%A0%80`, `${V1}/topics?limit=%zz`),
+      fc.constantFrom(
+        `${V1}/topics/`,
+        `${V1}//topics`,
+        `${V1}/topics/%zz`,
+        `${V1}/topics/%00`,
+        `${V1}/topics/..%2f..%2fetc`,
+        `${V1}/`,
+        `${V1}`,
+        '/mcp/',
+        '/nope',
+        `${V1}/me/%E2%80%AE`,
+        `${V1}/topics/%ED%A0%80`,
+        `${V1}/topics/%FF%FE`,
+        `${V1}/search?q=%FF`,
+        `${V1}/search?q=%ED%A0%80`,
+        `${V1}/topics?limit=%zz`,
+      ),
       fc.integer({ min: 150, max: 400 }).map((n) => `${V1}/topics/${'a'.repeat(n)}`),
       fc.stringMatching(/^[a-zA-Z0-9%._~-]{0,60}$/).map((s) => `${V1}/${s}`),
       fc.stringMatching(/^[a-zA-Z0-9%._~-]{0,60}$/).map((s) => `${V1}/topics/${s}/opinions`),
@@ -236,7 +308,12 @@ const rawCase: fc.Arbitrary<Case> = fc
     fc.constant(`POST ${V1}/orders HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd`),
     fc.constant(`POST ${V1}/orders HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`),
     fc.constant(`GET ${V1}/me HTTP/9.9\r\nHost: x\r\n\r\n`),
-    hostileString.map((v) => Buffer.from(`GET ${V1}/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${v.replace(/[\r\n]/g, '')}\r\nConnection: close\r\n\r\n`, 'utf8').toString('latin1')),
+    hostileString.map((v) =>
+      Buffer.from(
+        `GET ${V1}/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${v.replace(/[\r\n]/g, '')}\r\nConnection: close\r\n\r\n`,
+        'utf8',
+      ).toString('latin1'),
+    ),
     // Leading blank lines are skipped by the parser (RFC 9112), so each starts with a visible byte.
     fc.stringMatching(/^[ -~]{1,60}$/).map((s) => `X${s}\r\n\r\n`),
     fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 200 }).map((s) => `X${s}\r\n\r\n`),
@@ -254,7 +331,10 @@ function mcpCase(doc: Json, infos: OpInfo[]): fc.Arbitrary<Case> {
     for (const [k, s] of Object.entries(bodyProps)) fields[k] = valid(doc, s, k);
     const required = [...info.pathParams.map((p) => p.name), ...((resolve(doc, info.body)['required'] ?? []) as string[])];
     const base = fc.record(fields, { requiredKeys: required.filter((k) => k in fields) });
-    return fc.tuple(fc.constant(info), fc.oneof({ weight: 3, arbitrary: base }, { weight: 3, arbitrary: mutateObject(base, Object.keys(fields)) }));
+    return fc.tuple(
+      fc.constant(info),
+      fc.oneof({ weight: 3, arbitrary: base }, { weight: 3, arbitrary: mutateObject(base, Object.keys(fields)) }),
+    );
   });
   const call = fc.tuple(args, fc.integer({ min: 1, max: 1e6 }), authHeader).map(([[info, a], id, auth]): Case => {
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: info.tool, arguments: a } });
@@ -275,12 +355,26 @@ function mcpCase(doc: Json, infos: OpInfo[]): fc.Arbitrary<Case> {
           '{"jsonrpc":"2.0","id":{"x":1},"method":"tools/list"}',
         ),
         hostileString.map((name) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } })),
-        anyJson.map((a) => JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_topics', arguments: a } })),
+        anyJson.map((a) =>
+          JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_topics', arguments: a } }),
+        ),
       ),
       authHeader,
-      fc.constantFrom(ACCEPT_MCP, { 'content-type': 'application/json' }, { accept: 'application/json, text/event-stream', 'content-type': 'text/plain' }),
+      fc.constantFrom(
+        ACCEPT_MCP,
+        { 'content-type': 'application/json' },
+        { accept: 'application/json, text/event-stream', 'content-type': 'text/plain' },
+      ),
     )
-    .map(([body, auth, h]): Case => ({ kind: 'mcp', info: undefined, headers: { ...h, ...auth }, body, inputs: [body.length > 200 ? body : ''] }));
+    .map(
+      ([body, auth, h]): Case => ({
+        kind: 'mcp',
+        info: undefined,
+        headers: { ...h, ...auth },
+        body,
+        inputs: [body.length > 200 ? body : ''],
+      }),
+    );
   return fc.oneof({ weight: 4, arbitrary: call }, { weight: 1, arbitrary: protocol });
 }
 
@@ -356,7 +450,14 @@ class Runner {
     // desynchronise its connection); non-ASCII header bytes go over the raw socket instead.
     const sent = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace(/[^\x20-\x7e]/g, '?')]));
     try {
-      const res = await httpRequest(this.stack.url + path, { method: method as 'GET', headers: sent, body, dispatcher: this.#agent, headersTimeout: 15_000, bodyTimeout: 15_000 });
+      const res = await httpRequest(this.stack.url + path, {
+        method: method as 'GET',
+        headers: sent,
+        body,
+        dispatcher: this.#agent,
+        headersTimeout: 15_000,
+        bodyTimeout: 15_000,
+      });
       return { status: res.statusCode, text: await res.body.text() };
     } catch (err) {
       // undici refuses some inputs itself (an invalid header value): that request never left.
@@ -376,12 +477,14 @@ class Runner {
     const env = ErrorEnvelope.safeParse(body);
     if (!env.success) return 'not the error envelope';
     const code = env.data.error.code as ErrorCode;
-    if (ERROR_STATUS[code] !== status && !(code === 'INVALID_ARGUMENT' && TRANSPORT_STATUSES.has(status))) return `code ${code} at status ${status}`;
+    if (ERROR_STATUS[code] !== status && !(code === 'INVALID_ARGUMENT' && TRANSPORT_STATUSES.has(status)))
+      return `code ${code} at status ${status}`;
     return null;
   }
 
   echoProblem(text: string, inputs: readonly string[]): string | null {
-    for (const s of inputs) if (s.length > ECHO_LIMIT && text.includes(s.slice(0, ECHO_LIMIT + 1))) return `echoes an input of ${s.length} characters`;
+    for (const s of inputs)
+      if (s.length > ECHO_LIMIT && text.includes(s.slice(0, ECHO_LIMIT + 1))) return `echoes an input of ${s.length} characters`;
     return null;
   }
 
@@ -402,13 +505,20 @@ class Runner {
       return;
     }
     const documented = c.info?.statuses ?? PRE_ROUTE_STATUSES;
-    if (a.status >= 500 && !this.faultMode) return this.fail(index, `server error ${a.status}`, c, a.text);
+    if (a.status >= 500 && !this.faultMode) {
+      this.fail(index, `server error ${a.status}`, c, a.text);
+      return;
+    }
     if (!documented.has(a.status) && !(c.method !== c.info?.method && PRE_ROUTE_STATUSES.has(a.status))) {
-      return this.fail(index, `undocumented status ${a.status}`, c, a.text);
+      this.fail(index, `undocumented status ${a.status}`, c, a.text);
+      return;
     }
     if (a.status < 300) {
       if (c.method === 'HEAD') return;
-      if (c.info === undefined) return this.fail(index, `success ${a.status} on no operation`, c, a.text);
+      if (c.info === undefined) {
+        this.fail(index, `success ${a.status} on no operation`, c, a.text);
+        return;
+      }
       const parsed = c.info.op.output.safeParse(JSON.parse(a.text));
       if (!parsed.success) this.fail(index, `success outside the schema: ${JSON.stringify(parsed.error.issues[0])}`, c, a.text);
       return;
@@ -420,13 +530,17 @@ class Runner {
 
   checkMcp(index: number, c: Extract<Case, { kind: 'mcp' }>, a: Answer): void {
     this.count('mcp', a.status);
-    if (a.status >= 500 && !this.faultMode) return this.fail(index, `server error ${a.status}`, c, a.text);
+    if (a.status >= 500 && !this.faultMode) {
+      this.fail(index, `server error ${a.status}`, c, a.text);
+      return;
+    }
     if (a.status === 202 && a.text === '') return;
     let body: any;
     try {
       body = JSON.parse(a.text);
     } catch {
-      return this.fail(index, `not JSON (status ${a.status})`, c, a.text);
+      this.fail(index, `not JSON (status ${a.status})`, c, a.text);
+      return;
     }
     const echo = this.echoProblem(a.text.replace(/"structuredContent".*$/s, ''), c.inputs);
     if (body?.error !== undefined && body?.jsonrpc === undefined) {
@@ -440,13 +554,22 @@ class Runner {
       return;
     }
     const result = body?.result;
-    if (result === undefined) return this.fail(index, 'neither result nor error', c, a.text);
+    if (result === undefined) {
+      this.fail(index, 'neither result nor error', c, a.text);
+      return;
+    }
     if (c.info === undefined) return;
     if (result.isError === true) {
       const text = result.content?.[0]?.text ?? '';
       const env = ErrorEnvelope.safeParse(JSON.parse(text));
-      if (!env.success) return this.fail(index, 'tool error outside the envelope', c, a.text);
-      if (ERROR_STATUS[env.data.error.code as ErrorCode] >= 500 && !this.faultMode) return this.fail(index, `tool error ${env.data.error.code}`, c, a.text);
+      if (!env.success) {
+        this.fail(index, 'tool error outside the envelope', c, a.text);
+        return;
+      }
+      if (ERROR_STATUS[env.data.error.code as ErrorCode] >= 500 && !this.faultMode) {
+        this.fail(index, `tool error ${env.data.error.code}`, c, a.text);
+        return;
+      }
       if (echo !== null) this.fail(index, echo, c, a.text);
       return;
     }
@@ -473,16 +596,24 @@ class Runner {
   async #run(index: number, c: Case): Promise<void> {
     switch (c.kind) {
       case 'rest':
-        return this.checkRest(index, c, await this.http(c.method, c.path, c.headers, c.body));
+        this.checkRest(index, c, await this.http(c.method, c.path, c.headers, c.body));
+        return;
       case 'mcp':
-        return this.checkMcp(index, c, await this.http('POST', '/mcp', c.headers, c.body));
+        this.checkMcp(index, c, await this.http('POST', '/mcp', c.headers, c.body));
+        return;
       case 'raw': {
         const r = await rawExchange(this.stack.url, c.bytes);
         this.count('raw', r.status);
         if (r.status === null) return; // closed without an answer (the parser may give up on garbage that way)
         if (r.status === 200) return; // a well-formed request after all (an odd but valid key)
-        if (r.status >= 500) return this.fail(index, `server error ${r.status}`, c, r.text);
-        if (!PRE_ROUTE_STATUSES.has(r.status)) return this.fail(index, `undocumented status ${r.status}`, c, r.text);
+        if (r.status >= 500) {
+          this.fail(index, `server error ${r.status}`, c, r.text);
+          return;
+        }
+        if (!PRE_ROUTE_STATUSES.has(r.status)) {
+          this.fail(index, `undocumented status ${r.status}`, c, r.text);
+          return;
+        }
         const problem = this.envelopeProblem(r.status, r.body) ?? this.echoProblem(r.body, [c.bytes]);
         if (problem !== null) this.fail(index, problem, c, r.text);
         return;
@@ -495,7 +626,12 @@ class Runner {
   /** A whole write flow: preview, then execute (and maybe retry) what it offered. */
   async write(index: number, c: Extract<Case, { kind: 'write' }>): Promise<void> {
     const key = KEYS.aliceWrite;
-    const call = async (tool: string, restPath: string, args: Record<string, unknown>, body: Record<string, unknown>): Promise<{ status: number; body: any }> => {
+    const call = async (
+      tool: string,
+      restPath: string,
+      args: Record<string, unknown>,
+      body: Record<string, unknown>,
+    ): Promise<{ status: number; body: any }> => {
       const info = this.infos.find((i) => i.op.name === tool);
       if (c.surface === 'mcp') {
         const payload = JSON.stringify({ jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: tool, arguments: args } });
@@ -506,7 +642,15 @@ class Runner {
         if (result === undefined || result.isError === true) return { status: 0, body: undefined };
         return { status: result.structuredContent?.replayed === true ? 200 : 201, body: result.structuredContent };
       }
-      const rc: Case = { kind: 'rest', info, method: 'POST', path: V1 + restPath, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body), inputs: [] };
+      const rc: Case = {
+        kind: 'rest',
+        info,
+        method: 'POST',
+        path: V1 + restPath,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        inputs: [],
+      };
       const a = await this.http('POST', rc.path, rc.headers, rc.body);
       this.checkRest(index, rc, a);
       return { status: a.status, body: a.status < 300 ? JSON.parse(a.text) : undefined };
@@ -521,11 +665,21 @@ class Runner {
       [execTool, execPath] = ['place_order', '/orders'];
     } else if (c.action === 'opinion') {
       const body = { content: `Fuzz opinion ${index}: still holding.` };
-      preview = await call('preview_opinion', `/topics/${MARKETS.aliceOpen}/opinion-preview`, { topic_id: MARKETS.aliceOpen, ...body }, body);
+      preview = await call(
+        'preview_opinion',
+        `/topics/${MARKETS.aliceOpen}/opinion-preview`,
+        { topic_id: MARKETS.aliceOpen, ...body },
+        body,
+      );
       [execTool, execPath] = ['publish_opinion', '/opinions'];
     } else {
       const body = { topic_id: MARKETS.aliceOpen };
-      preview = await call('preview_back', `/opinions/${OPINIONS.graceOnAliceOpen}/back-preview`, { opinion_id: OPINIONS.graceOnAliceOpen, ...body }, body);
+      preview = await call(
+        'preview_back',
+        `/opinions/${OPINIONS.graceOnAliceOpen}/back-preview`,
+        { opinion_id: OPINIONS.graceOnAliceOpen, ...body },
+        body,
+      );
       [execTool, execPath] = ['back_opinion', '/backs'];
     }
     const token = preview.body?.confirm_token;
@@ -560,9 +714,14 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
   const cases = fc.sample(caseArbitrary(doc, infos), { seed: opts.seed, numRuns: opts.requests });
   const before = (await opts.stack.admin('GET', '/counters')) as { performed: Record<string, number>; replayed: Record<string, number> };
   const started = performance.now();
-  const watchdog = process.env['FUZZ_DEBUG'] === undefined ? undefined : setInterval(() => {
-    console.error(`fuzz: ${runner.requests} answered; pending ${[...runner.pending.entries()].map(([i, c]) => `#${i} ${JSON.stringify({ ...c, info: undefined }).slice(0, 300)}`).join(' | ')}`);
-  }, 5000);
+  const watchdog =
+    process.env['FUZZ_DEBUG'] === undefined
+      ? undefined
+      : setInterval(() => {
+          console.error(
+            `fuzz: ${runner.requests} answered; pending ${[...runner.pending.entries()].map(([i, c]) => `#${i} ${JSON.stringify({ ...c, info: undefined }).slice(0, 300)}`).join(' | ')}`,
+          );
+        }, 5000);
   try {
     await pool(cases, opts.concurrency, (c, i) => runner.run(i, c));
 
@@ -606,7 +765,8 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
       t.performed = (after.performed[action] ?? 0) - (before.performed[action] ?? 0);
       t.replayedByBackend = (after.replayed[action] ?? 0) - (before.replayed[action] ?? 0);
       // Every execution answered 201 is one write performed, and none performed went unanswered.
-      if (t.performed !== t.executed) runner.violations.push(`${action}: ${t.executed} executions answered 201, ${t.performed} writes performed`);
+      if (t.performed !== t.executed)
+        runner.violations.push(`${action}: ${t.executed} executions answered 201, ${t.performed} writes performed`);
     }
     return {
       seed: opts.seed,

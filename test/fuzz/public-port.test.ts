@@ -23,19 +23,17 @@ afterAll(async () => {
 });
 
 describe(`fuzzing the public port (FUZZ_SEED=${seed})`, () => {
-  it(
-    'answers every generated request with a documented success or the envelope, never a 5xx, and loses or doubles no write',
-    async () => {
-      console.log(`fuzz: seed ${seed} (replay with FUZZ_SEED=${seed})`);
-      report = await runCampaign({ stack, seed, requests: REQUESTS, concurrency: 6, faults: 60 });
-      console.log(`fuzz: ${report.requests} requests in ${report.durationMs} ms; statuses ${JSON.stringify(report.statuses)}; writes ${JSON.stringify(report.writes)}`);
-      expect(report.violations, `seed ${seed}`).toEqual([]);
-      expect(report.requests).toBeGreaterThanOrEqual(REQUESTS);
-      expect(report.faultsSurvived).toBe(report.faultsInjected);
-      // The campaign reaches both sides of the contract, not only refusals.
-      expect(Object.keys(report.statuses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
-      expect(report.writes.order.executed + report.writes.opinion.executed + report.writes.back.executed).toBeGreaterThan(0);
-    },
-    120_000,
-  );
+  it('answers every generated request with a documented success or the envelope, never a 5xx, and loses or doubles no write', async () => {
+    console.log(`fuzz: seed ${seed} (replay with FUZZ_SEED=${seed})`);
+    report = await runCampaign({ stack, seed, requests: REQUESTS, concurrency: 6, faults: 60 });
+    console.log(
+      `fuzz: ${report.requests} requests in ${report.durationMs} ms; statuses ${JSON.stringify(report.statuses)}; writes ${JSON.stringify(report.writes)}`,
+    );
+    expect(report.violations, `seed ${seed}`).toEqual([]);
+    expect(report.requests).toBeGreaterThanOrEqual(REQUESTS);
+    expect(report.faultsSurvived).toBe(report.faultsInjected);
+    // The campaign reaches both sides of the contract, not only refusals.
+    expect(Object.keys(report.statuses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+    expect(report.writes.order.executed + report.writes.opinion.executed + report.writes.back.executed).toBeGreaterThan(0);
+  }, 120_000);
 });

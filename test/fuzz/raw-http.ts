@@ -37,7 +37,7 @@ export function rawExchange(baseUrl: string, bytes: string | Buffer, timeoutMs =
     socket.on('close', finish);
     socket.on('error', finish);
     // Strings are bytes: one char per byte when they fit, UTF-8 otherwise.
-    socket.write(typeof bytes === 'string' && /^[\u0000-\u00ff]*$/.test(bytes) ? Buffer.from(bytes, 'latin1') : bytes);
+    socket.write(typeof bytes === 'string' && !/[\u0100-\uffff]/.test(bytes) ? Buffer.from(bytes, 'latin1') : bytes);
   });
 }
 

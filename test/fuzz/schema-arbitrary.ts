@@ -10,7 +10,12 @@ export type Json = Record<string, any>;
 
 /** Ids the sandbox knows, so a UUID is sometimes one that exists. */
 const KNOWN_TOPICS = [...Object.values(MARKETS), ...Object.values(POLLS)];
-const KNOWN_IDS = [...KNOWN_TOPICS, ...Object.values(OPINIONS), ...Object.values(CATEGORIES), ...Object.values(MARKETS).flatMap((m) => [outcomeId(m, 1), outcomeId(m, 2)])];
+const KNOWN_IDS = [
+  ...KNOWN_TOPICS,
+  ...Object.values(OPINIONS),
+  ...Object.values(CATEGORIES),
+  ...Object.values(MARKETS).flatMap((m) => [outcomeId(m, 1), outcomeId(m, 2)]),
+];
 export const KNOWN_HANDLES = Object.keys(USERS);
 
 /** Strings that stress the parsers and the echo rules. */
@@ -78,14 +83,17 @@ export function valid(doc: Json, schema: Json | undefined, name = '', depth = 0)
       return fc.oneof(fc.integer({ min, max: Math.min(max, min + 100) }), fc.constantFrom(min, max));
     }
     case 'number':
-      return fc.double({ min: typeof s['minimum'] === 'number' ? s['minimum'] : -1e6, max: typeof s['maximum'] === 'number' ? s['maximum'] : 1e6, noNaN: true });
+      return fc.double({
+        min: typeof s['minimum'] === 'number' ? s['minimum'] : -1e6,
+        max: typeof s['maximum'] === 'number' ? s['maximum'] : 1e6,
+        noNaN: true,
+      });
     case 'boolean':
       return fc.boolean();
     case 'null':
       return fc.constant(null);
     case 'array':
       return depth > 3 ? fc.constant([]) : fc.array(valid(doc, s['items'], name, depth + 1), { maxLength: 3 });
-    case 'object':
     default: {
       const props = (s['properties'] ?? {}) as Record<string, Json>;
       if (depth > 3 || Object.keys(props).length === 0) return fc.constant({});
@@ -103,7 +111,11 @@ function validString(s: Json, name: string): fc.Arbitrary<string> {
   if (s['format'] === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
   const min = typeof s['minLength'] === 'number' ? s['minLength'] : 0;
   const max = typeof s['maxLength'] === 'number' ? Math.min(s['maxLength'], 80) : 40;
-  if (name === 'content') return fc.oneof(fc.constantFrom('Holding firm on this one.', 'Rain is likely.\nSee the radar.'), fc.string({ minLength: 1, maxLength: 80 }));
+  if (name === 'content')
+    return fc.oneof(
+      fc.constantFrom('Holding firm on this one.', 'Rain is likely.\nSee the radar.'),
+      fc.string({ minLength: 1, maxLength: 80 }),
+    );
   return fc.string({ minLength: min, maxLength: Math.max(min, max) });
 }
 
@@ -122,25 +134,27 @@ export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
 /** A mutation of an object of values: wrong types, boundaries, hostile strings, missing and extra fields. */
 export function mutateObject(base: fc.Arbitrary<Record<string, unknown>>, keys: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
   const key = keys.length > 0 ? fc.constantFrom(...keys) : fc.constant('x');
-  return fc.tuple(base, fc.nat({ max: 4 }), key, anyJson, fc.oneof(hostileString, fc.string({ maxLength: 20 }))).map(([obj, kind, k, value, extra]) => {
-    const out = { ...obj };
-    switch (kind) {
-      case 0:
-        out[k] = value; // wrong type or hostile value
-        break;
-      case 1:
-        delete out[k]; // missing
-        break;
-      case 2:
-        out[extra === '' ? 'extra' : extra] = value; // unknown field, possibly with a hostile name
-        break;
-      case 3:
-        out[k] = value;
-        out[`${k}_`] = value;
-        break;
-      default:
-        for (const name of Object.keys(out)) out[name] = value;
-    }
-    return out;
-  });
+  return fc
+    .tuple(base, fc.nat({ max: 4 }), key, anyJson, fc.oneof(hostileString, fc.string({ maxLength: 20 })))
+    .map(([obj, kind, k, value, extra]) => {
+      const out = { ...obj };
+      switch (kind) {
+        case 0:
+          out[k] = value; // wrong type or hostile value
+          break;
+        case 1:
+          delete out[k]; // missing
+          break;
+        case 2:
+          out[extra === '' ? 'extra' : extra] = value; // unknown field, possibly with a hostile name
+          break;
+        case 3:
+          out[k] = value;
+          out[`${k}_`] = value;
+          break;
+        default:
+          for (const name of Object.keys(out)) out[name] = value;
+      }
+      return out;
+    });
 }

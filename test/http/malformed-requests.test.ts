@@ -23,7 +23,11 @@ const V1 = '/open/v1';
 
 function expectEnvelope(status: number, body: unknown, wanted: { status: number; code: string; field?: string }): void {
   const error = (body as { error?: { code?: string; message?: string; details?: { field?: string } } }).error;
-  expect({ status, code: error?.code, field: error?.details?.field }).toEqual({ status: wanted.status, code: wanted.code, field: wanted.field });
+  expect({ status, code: error?.code, field: error?.details?.field }).toEqual({
+    status: wanted.status,
+    code: wanted.code,
+    field: wanted.field,
+  });
   expect(ERROR_CODES).toContain(error?.code);
   expect(typeof error?.message).toBe('string');
 }
@@ -58,12 +62,17 @@ describe('faults the router meets before routing', () => {
   });
 });
 
-describe('bytes Node\'s HTTP parser refuses (clientError)', () => {
+describe("bytes Node's HTTP parser refuses (clientError)", () => {
   const cases: [string, string, number, string][] = [
     ['headers over 16 KiB', `GET ${V1}/me HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(20_000)}\r\n\r\n`, 431, 'headers'],
     ['a space in the path', `GET ${V1}/to pics HTTP/1.1\r\nHost: x\r\n\r\n`, 400, 'request'],
     ['a NUL in a header name', `GET ${V1}/me HTTP/1.1\r\nHost: x\r\nX\u0000Y: 1\r\n\r\n`, 400, 'request'],
-    ['both Content-Length and Transfer-Encoding', `POST ${V1}/orders HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400, 'request'],
+    [
+      'both Content-Length and Transfer-Encoding',
+      `POST ${V1}/orders HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      400,
+      'request',
+    ],
     ['not HTTP at all', 'HELLO\r\n\r\n', 400, 'request'],
   ];
   it.each(cases)('%s: the envelope, written raw, and the connection closed', async (_name, bytes, status, field) => {
@@ -91,7 +100,9 @@ describe('bytes Node\'s HTTP parser refuses (clientError)', () => {
 
 describe('the OpenAPI document', () => {
   it('lists 408, 414 and 431 on every operation, and 413 on every write', () => {
-    const doc = buildOpenApi(OPERATIONS) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown }>> };
+    const doc = buildOpenApi(OPERATIONS) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown }>>;
+    };
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         for (const status of ['400', '408', '414', '431']) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
