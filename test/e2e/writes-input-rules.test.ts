@@ -8,7 +8,7 @@ import { OpinionPreview } from '../../src/contract/index.ts';
 import { MAX_AMOUNT_COINS } from '../../src/contract/common.ts';
 import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { KEYS, MARKETS, type Stack } from '../helpers/stack.ts';
-import { V1, counters, expectAuditOk, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
+import { V1, counters, decodeToken, expectAuditOk, valid, writeStack } from '../operations/writes/e2e-helpers.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -44,6 +44,21 @@ describe('opinion text', () => {
     });
     expect(JSON.stringify(r.body)).not.toContain(JSON.stringify(content).slice(1, -1));
     expect(r.body.confirm_token).toBeUndefined();
+    expect(await counters(stack)).toEqual(before);
+  });
+
+  it('is checked again at publish: a validly signed token carrying such text publishes nothing', async () => {
+    const r = await opinionPreview('A fair opinion.');
+    const real = decodeToken(valid(OpinionPreview, r.body).confirm_token ?? '').claims;
+    // A token this gateway signed, as one issued before the rule would be.
+    const { token } = stack.app.services.confirm.tokens.issue('publish_opinion', real.userId, real.keyId, { ...real.params, content: 'Yes \u202eon no' });
+    const before = await counters(stack);
+    const published = await stack.post(`${V1}/opinions`, KEYS.aliceWrite, { confirm_token: token });
+    expect({ status: published.status, code: published.body?.error?.code, field: published.body?.error?.details?.field }).toEqual({
+      status: 422,
+      code: 'CONTENT_INVALID',
+      field: 'content',
+    });
     expect(await counters(stack)).toEqual(before);
   });
 
