@@ -754,8 +754,13 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
         if (runner.violations.length === seen) survived++;
       });
       runner.faultMode = false;
-      // Still serving after the faults.
-      const health = await runner.http('GET', `${V1}/me`, { authorization: `Bearer ${KEYS.aliceRead}` }, undefined);
+      // Still serving after the faults: at once, or once an open circuit breaker lets a probe
+      // through again (its cooldown is 5 s by default).
+      let health = await runner.http('GET', `${V1}/me`, { authorization: `Bearer ${KEYS.aliceRead}` }, undefined);
+      for (let i = 0; i < 16 && health.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        health = await runner.http('GET', `${V1}/me`, { authorization: `Bearer ${KEYS.aliceRead}` }, undefined);
+      }
       if (health.status !== 200) runner.violations.push(`after the faults, GET /me answered ${health.status}`);
     }
 
