@@ -30,6 +30,11 @@ const TRANSPORT_STATUSES = new Set([408, 413, 414, 431]);
 const PRE_ROUTE_STATUSES = new Set([400, 401, 404, 408, 413, 414, 429, 431]);
 /** An input string longer than this must not come back in an error. */
 const ECHO_LIMIT = 64;
+/**
+ * The one 5xx a healthy gateway may answer a well-formed request: concurrent backs of one
+ * opinion, where the backend asks to retry (docs/contract/writes.md#execution-refusals).
+ */
+const BUSY = /^\{"error":\{"code":"OPINION_BACK_RETRY"/;
 /** JSON-RPC error codes a malformed MCP request may get; -32603 (internal) is a fault. */
 const MCP_CLIENT_ERRORS = new Set([-32700, -32600, -32601, -32602, -32000, -32001]);
 
@@ -505,7 +510,7 @@ class Runner {
       return;
     }
     const documented = c.info?.statuses ?? PRE_ROUTE_STATUSES;
-    if (a.status >= 500 && !this.faultMode) {
+    if (a.status >= 500 && !this.faultMode && !BUSY.test(a.text)) {
       this.fail(index, `server error ${a.status}`, c, a.text);
       return;
     }
@@ -566,7 +571,7 @@ class Runner {
         this.fail(index, 'tool error outside the envelope', c, a.text);
         return;
       }
-      if (ERROR_STATUS[env.data.error.code as ErrorCode] >= 500 && !this.faultMode) {
+      if (ERROR_STATUS[env.data.error.code as ErrorCode] >= 500 && !this.faultMode && env.data.error.code !== 'OPINION_BACK_RETRY') {
         this.fail(index, `tool error ${env.data.error.code}`, c, a.text);
         return;
       }
