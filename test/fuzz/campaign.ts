@@ -601,6 +601,14 @@ class Runner {
   async #run(index: number, c: Case): Promise<void> {
     switch (c.kind) {
       case 'rest':
+        if (c.path.startsWith('/mcp')) {
+          // Stray requests to the MCP endpoint get MCP transport answers (JSON-RPC errors).
+          const a = await this.http(c.method, c.path, c.headers, c.body);
+          if (a.status === -1) return;
+          if (c.method === 'HEAD') this.count('mcp', a.status);
+          else this.checkMcp(index, { kind: 'mcp', info: undefined, headers: c.headers, body: c.body ?? '', inputs: c.inputs }, a);
+          return;
+        }
         this.checkRest(index, c, await this.http(c.method, c.path, c.headers, c.body));
         return;
       case 'mcp':
