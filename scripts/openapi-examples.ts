@@ -234,6 +234,7 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     rec.body('preview_opinion', 'no_position', 'An opinion on a topic the owner holds no position on', opinion);
     rec.response('preview_opinion', 200, 'no_position', 'Refused: opinions need a position on the topic', await post(`${API}/topics/${MARKETS.backable}/opinion-preview`, opinion));
     rec.response('preview_opinion', 400, 'missing_content', 'No content', await post(opinionPath, { reply_to_opinion_id: OPINIONS.graceOnAliceOpen }));
+    rec.response('preview_opinion', 422, 'bidi_override', 'Text with a bidirectional override character', await post(opinionPath, { content: 'Yes \u202eon no' }));
     rec.response('preview_opinion', 404, 'hidden', 'A topic hidden by moderation', await post(`${API}/topics/${HIDDEN_TOPIC_ID}/opinion-preview`, opinion));
     const moderated = await post(opinionPath, { content: 'Honestly this market is a scam.' });
     const staleOpinion = await post(opinionPath, { content: 'Second thoughts, a little later.' });

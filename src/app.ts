@@ -16,7 +16,7 @@ import { parseTrustProxy } from './config.ts';
 import { authenticationHook } from './auth/plugin.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { docsPage } from './http/docs-page.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { errorServerOptions, installErrorHandling } from './http/error-handler.ts';
 import { loggerOptions } from './http/logging.ts';
 import { genReqId } from './http/request-id.ts';
 import health from './plugins/health.ts';
@@ -52,6 +52,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // While draining, requests already on open connections are still served in full (with the
     // contract's envelope) rather than getting Fastify's own 503 body.
     return503OnClosing: false,
+    // Faults met before routing (bad URL, over-long path segment, unparsable HTTP) answer the envelope too.
+    ...errorServerOptions,
   });
 
   const services = await createServices(config, app.log, opts);

@@ -140,3 +140,18 @@ export function objectUnion<
 >(key: K, options: T, description: string) {
   return z.discriminatedUnion(key, options).meta({ type: 'object', description });
 }
+
+/**
+ * Characters user text may not carry (docs/contract/writes.md#text-rules): C0 and C1 controls
+ * other than tab and newline (a carriage return included), and the Unicode bidirectional
+ * formatting controls, which can make published text read differently from what was previewed.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const FORBIDDEN_TEXT = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+export function hasForbiddenCharacters(text: string): boolean {
+  return FORBIDDEN_TEXT.test(text);
+}
+
+/** The largest stake a request may state, in whole coins (docs/contract/writes.md#amount-limits). */
+export const MAX_AMOUNT_COINS = 1_000_000_000;

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { aliased, aliasesMatch } from './aliases.ts';
-import { Count, Dec4, Dec4OrEmpty, Dec6, Dec6OrEmpty, ResourceUrl, Timestamp, Uuid } from './common.ts';
+import { Count, Dec4, Dec4OrEmpty, Dec6, Dec6OrEmpty, MAX_AMOUNT_COINS, ResourceUrl, Timestamp, Uuid } from './common.ts';
 import { Mechanism } from './enums.ts';
 import { OpinionReplyTo, OwnerOpinion } from './owner.ts';
 import { UserRef } from './users.ts';
@@ -18,17 +18,21 @@ import { UserRef } from './users.ts';
 export const OrderPreviewRequest = z
   .strictObject({
     option_id: Uuid.meta({ description: 'Option to stake on, from the topic\'s `options`.' }),
-    // A JSON integer of any size (integral in JSON Schema's sense, so 10.0 counts): one beyond
-    // the topic's range is STAKE_OUT_OF_RANGE (200), not a 400; strings, fractions, zero and
-    // negatives are 400.
+    // A JSON integer (integral in JSON Schema's sense, so 10.0 counts) up to MAX_AMOUNT_COINS:
+    // one beyond the topic's range is STAKE_OUT_OF_RANGE (200), not a 400; strings, fractions,
+    // zero, negatives and amounts over the cap are 400.
     amount_coins: z
       .number({ error: 'must be a whole number of coins, as a JSON integer' })
       .refine(Number.isInteger, 'must be a whole number of coins, as a JSON integer')
       .refine((n) => n >= 1, 'must be at least 1')
+      // A cap far above any topic's range keeps every figure derived from the stake exact (a
+      // JSON number beyond 2^53 has already lost digits) and short (docs/contract/writes.md#amount-limits).
+      .refine((n) => n <= MAX_AMOUNT_COINS, `must be at most ${MAX_AMOUNT_COINS}`)
       .optional()
       .meta({
         type: 'integer',
         minimum: 1,
+        maximum: MAX_AMOUNT_COINS,
         description:
           'Stake in whole coins, as the user stated it. Never choose, infer or round it: ask the user. When omitted the topic\'s `stake_rules.default_coins` is used.',
       }),
@@ -38,7 +42,9 @@ export type OrderPreviewRequest = z.infer<typeof OrderPreviewRequest>;
 
 export const OpinionPreviewRequest = z
   .strictObject({
-    content: z.string().meta({ description: 'Opinion text, 1 to 500 characters.' }),
+    content: z.string().meta({
+      description: 'Opinion text, 1 to 500 characters; control characters (but tab and newline) and bidirectional formatting characters are refused.',
+    }),
     reply_to_opinion_id: Uuid.nullable().optional().meta({ description: 'The opinion replied to, if any.' }),
   })
   .meta({ description: 'Body of POST /topics/{id}/opinion-preview.' });

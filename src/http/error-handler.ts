@@ -1,52 +1,65 @@
 /**
  * Every error Fastify can raise, and every error a route throws, leaves as the contract's
  * envelope with a code from the closed set: unknown routes, bad JSON, oversized bodies, schema
- * failures and bugs alike. A stack trace or a library's own message never reaches a caller.
+ * failures and bugs alike, and also what the router and Node's HTTP parser refuse before any
+ * route runs (bad percent-encoding, an over-long path segment, headers over the limit, bytes
+ * that are not HTTP). A stack trace, a library's own message or an echo of the request never
+ * reaches a caller. The translation itself lives in src/errors/translate.ts.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { ApiError } from '../errors/api-error.ts';
+import { clientFaultError, toApiError } from '../errors/translate.ts';
 import { surfaceOf } from './paths.ts';
-
-/** Map any thrown value to an ApiError; unknown ones are bugs and become INTERNAL. */
-export function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  const e = err as Partial<FastifyError> | undefined;
-  switch (e?.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('INVALID_ARGUMENT', { status: 413, message: 'The request body exceeds 16 KiB.', details: { field: 'body' } });
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('INVALID_ARGUMENT', { message: 'The request body is not valid JSON.', details: { field: 'body' } });
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      // 400, not 415: the contract's INVALID_ARGUMENT is a 400 (only an oversized body is 413).
-      return new ApiError('INVALID_ARGUMENT', {
-        message: 'Request bodies must be JSON (Content-Type: application/json).',
-        details: { field: 'content-type' },
-      });
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError('INVALID_ARGUMENT', { message: 'The Content-Length header does not match the body.', details: { field: 'body' } });
-    default:
-      break;
-  }
-  // A Fastify (JSON Schema) validation failure: name the parameter like the zod path does.
-  const validation = (err as { validation?: { instancePath?: string; params?: { missingProperty?: string } }[] } | undefined)?.validation;
-  if (Array.isArray(validation)) {
-    const first = validation[0];
-    const field = first?.params?.missingProperty ?? (first?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-    return new ApiError('INVALID_ARGUMENT', { message: `${field || 'request'}: invalid value.`, details: { field: field || 'body' } });
-  }
-  // Body parse errors raised by Node's JSON.parse inside Fastify's parser carry a 400 status.
-  if (e?.statusCode === 400 && err instanceof SyntaxError) {
-    return new ApiError('INVALID_ARGUMENT', { message: 'The request body is not valid JSON.', details: { field: 'body' } });
-  }
-  if (e?.statusCode === 404) return new ApiError('NOT_FOUND');
-  return new ApiError('INTERNAL', { cause: err });
-}
+import { REQUEST_ID_HEADER } from './request-id.ts';
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
   return reply.code(err.status).type('application/json; charset=utf-8').send(err.toEnvelope());
 }
+
+/**
+ * Faults the router meets before routing (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH…): no hook
+ * has run, so the request id header is set here.
+ */
+function frameworkErrors(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError = toApiError(err);
+  if (apiError.code === 'INTERNAL') request.log.error({ err }, 'request failed before routing');
+  reply.header(REQUEST_ID_HEADER, request.id);
+  void sendApiError(reply, apiError);
+}
+
+/** The socket of a clientError; Node keeps the response in flight, if any, on `_httpMessage`. */
+type ClientSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null };
+
+/**
+ * Node's HTTP parser refused the bytes (`clientError`): there is no request to reply through,
+ * so the envelope is written raw on the socket and the connection closed. Nothing is written
+ * when a response has already started on it (the bytes would corrupt that response).
+ */
+function clientErrorHandler(this: FastifyInstance, err: Error, socket: Duplex): void {
+  const apiError = clientFaultError(err);
+  const s = socket as ClientSocket;
+  if (apiError !== null && s.writable && s._httpMessage?.headersSent !== true) {
+    const body = JSON.stringify(apiError.toEnvelope());
+    s.write(
+      `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status] ?? 'Error'}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  this.log.debug({ code: (err as { code?: unknown }).code }, 'malformed request refused');
+  socket.destroy();
+}
+
+/** Options of the Fastify factory that route pre-routing faults through the envelope. */
+export const errorServerOptions = {
+  frameworkErrors,
+  clientErrorHandler,
+} satisfies Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>;
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
@@ -63,7 +76,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendApiError(reply, apiError);
   });
 
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
-    return sendApiError(reply, new ApiError('NOT_FOUND', { message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
+  // The path is not echoed: it is the caller's input, and may be long or hostile.
+  app.setNotFoundHandler((_request: FastifyRequest, reply: FastifyReply) => {
+    return sendApiError(reply, new ApiError('NOT_FOUND', { message: 'No such route.' }));
   });
 }

@@ -272,7 +272,11 @@ function codesOf(status: number, only?: readonly ErrorCode[]): ErrorCode[] {
 
 /** Shared error responses: name, status, description, extra headers. */
 const SHARED_RESPONSES: Record<string, { status: number; description: string; headers?: Json }> = {
-  BadRequest: { status: 400, description: '`INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.' },
+  BadRequest: {
+    status: 400,
+    description:
+      '`INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).',
+  },
   Unauthorized: {
     status: 401,
     description: '`UNAUTHORIZED`: the key is missing, malformed, unknown, revoked or expired.',
@@ -283,14 +287,18 @@ const SHARED_RESPONSES: Record<string, { status: number; description: string; he
     description: '`FORBIDDEN_SCOPE`: the key lacks the `write` scope (`details.required_scope`); `USER_PUNISHED`: the account may not act.',
   },
   NotFound: { status: 404, description: '`NOT_FOUND`: the resource is missing, or hidden by privacy or moderation; existence does not leak.' },
+  RequestTimeout: { status: 408, description: '`INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.' },
   PayloadTooLarge: { status: 413, description: '`INVALID_ARGUMENT`: the request body is over 16 KiB.' },
-  UriTooLong: { status: 414, description: '`INVALID_ARGUMENT`: a path parameter is over 200 characters.' },
+  UriTooLong: { status: 414, description: '`INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).' },
   RateLimited: {
     status: 429,
     description: '`RATE_LIMITED`: a window of this key is used up; wait `Retry-After` seconds (`details.retry_after`). A refused request consumes nothing.',
     headers: { 'Retry-After': header('Retry-After'), ...RATE_HEADERS },
   },
-  HeadersTooLarge: { status: 431, description: '`INVALID_ARGUMENT`: the request headers are over the server\'s limit.' },
+  HeadersTooLarge: {
+    status: 431,
+    description: '`INVALID_ARGUMENT`: the request headers are over the server\'s limit (`details.field: "headers"`); the connection is closed.',
+  },
   InternalError: { status: 500, description: '`INTERNAL`: an unexpected failure; `CONFIRM_UNAVAILABLE` on writes when tokens cannot be issued or checked.' },
   ServiceUnavailable: {
     status: 503,
@@ -346,18 +354,26 @@ const EXECUTION_CODES: Record<string, readonly ErrorCode[]> = {
   ],
 };
 
+/** Previews that refuse their input with a 422 rather than a reason (docs/contract/writes.md#text-rules). */
+const PREVIEW_422: Record<string, string> = {
+  preview_opinion:
+    '`CONTENT_INVALID` (`details.field: "content"`): the text holds control characters (other than tab and newline) or bidirectional formatting characters. Text that is only empty or too long is the `CONTENT_INVALID` reason of a 200 instead.',
+};
+
 /** The error statuses an operation can answer. */
 function errorStatuses(op: Operation): number[] {
-  const out = [400, 401, 414, 429, 431, 500, 503];
+  const out = [400, 401, 408, 414, 429, 431, 500, 503];
   if (op.scope === 'write') out.push(403, 413);
   if (op.kind === 'execute' || pathParamsOf(op).length > 0) out.push(404);
   if (op.kind === 'execute') out.push(409, 410, 422);
+  else if (PREVIEW_422[op.name] !== undefined) out.push(422);
   return out.sort((a, b) => a - b);
 }
 
 function describeStatus(op: Operation, status: number): string {
   const base = SHARED_RESPONSES[SHARED_BY_STATUS.get(status) ?? '']?.description;
   const only = EXECUTION_CODES[op.name];
+  if (status === 422 && PREVIEW_422[op.name] !== undefined) return PREVIEW_422[op.name] ?? '';
   if (op.kind !== 'execute' || only === undefined) return base ?? `Error ${status}.`;
   const codes = codesOf(status, only).map((c) => `\`${c}\``);
   switch (status) {
@@ -383,6 +399,19 @@ function examplesOf(set: Record<string, Example> | undefined): Json | undefined 
   return Object.fromEntries(Object.entries(set).map(([name, e]) => [name, { summary: e.summary, value: e.value }]));
 }
 
+/**
+ * Shared answers the example capture cannot provoke cheaply (a 408 needs a connection left
+ * unfinished for minutes): what the gateway writes, kept in step by test/http/malformed-requests.test.ts.
+ */
+const UNCAPTURED_SHARED: Record<string, Record<string, Example>> = {
+  '408': {
+    request_timeout: {
+      summary: 'A request not received in full in time',
+      value: { error: { code: 'INVALID_ARGUMENT', message: 'The request was not received in time.', details: { field: 'request' } } },
+    },
+  },
+};
+
 function errorContent(set: Record<string, Example> | undefined): Json {
   const examples = examplesOf(set);
   return { 'application/json': { schema: ref('ErrorEnvelope'), ...(examples === undefined ? {} : { examples }) } };
@@ -398,7 +427,7 @@ function errorResponse(op: Operation, status: number, examples: OpenApiExamples)
   return {
     description: describeStatus(op, status),
     headers,
-    content: errorContent(own ?? examples.shared[String(status)]),
+    content: errorContent(own ?? examples.shared[String(status)] ?? UNCAPTURED_SHARED[String(status)]),
   };
 }
 
@@ -510,7 +539,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
     sharedResponses[name] = {
       description: r.description,
       headers: { 'X-Request-Id': header('X-Request-Id'), ...(r.headers ?? {}) },
-      content: errorContent(examples.shared[String(r.status)]),
+      content: errorContent(examples.shared[String(r.status)] ?? UNCAPTURED_SHARED[String(r.status)]),
     };
   }
 

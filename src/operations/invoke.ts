@@ -17,7 +17,7 @@
 import { hasScope, type Caller } from '../auth/caller.ts';
 import { forbiddenScope } from '../auth/challenge.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { toApiError } from '../http/error-handler.ts';
+import { toApiError } from '../errors/translate.ts';
 import { foldLanguage } from '../i18n/fold.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../i18n/languages.ts';
 import { rateLimited } from '../limits/decision.ts';

@@ -19,8 +19,13 @@ export function validateInput<I extends z.ZodType>(op: Operation<I>, raw: unknow
   const issue = result.error.issues[0];
   const field = issue === undefined || issue.path.length === 0 ? unknownKeyOf(issue) ?? 'body' : issue.path.map(String).join('.');
   if (op.pathParams?.includes(field)) throw new ApiError('NOT_FOUND');
-  throw new ApiError('INVALID_ARGUMENT', { message: messageFor(op.input, issue, field, raw), details: { field } });
+  // An unknown parameter's name is the caller's input: named, but never echoed at length.
+  const shown = field.length > MAX_ECHOED_FIELD ? `${field.slice(0, MAX_ECHOED_FIELD)}…` : field;
+  throw new ApiError('INVALID_ARGUMENT', { message: messageFor(op.input, issue, shown, raw), details: { field: shown } });
 }
+
+/** Longest parameter name an error repeats (every real one is far shorter). */
+const MAX_ECHOED_FIELD = 40;
 
 function unknownKeyOf(issue: z.core.$ZodIssue | undefined): string | undefined {
   return issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;

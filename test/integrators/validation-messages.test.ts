@@ -43,7 +43,7 @@ describe('validation messages name the field and what it accepts', () => {
     ['GET', `${API}/topics?sort=hot`, undefined, 'sort', 'sort must be one of: trending, newest, ending_soon.'],
     ['GET', `${API}/topics?category_id=42`, undefined, 'category_id', 'category_id must be a UUID.'],
     ['POST', boosted, { amount_coins: 10 }, 'option_id', 'option_id is required.'],
-    ['POST', boosted, { option_id: option, amount_coins: '10' }, 'amount_coins', 'amount_coins must be an integer of 1 or more.'],
+    ['POST', boosted, { option_id: option, amount_coins: '10' }, 'amount_coins', 'amount_coins must be an integer from 1 to 1000000000.'],
     ['POST', boosted, { option_id: option, amount_coins: 1.5 }, 'amount_coins', 'amount_coins must be a whole number of coins, as a JSON integer.'],
     ['POST', `${API}/orders`, {}, 'confirm_token', 'confirm_token is required.'],
     ['POST', `${API}/orders`, { confirm_token: 'x', stake: 5 }, 'stake', 'stake is not a known parameter; the known ones are: confirm_token.'],

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { mapOpinionSummary } from '../../../mappers/previews.ts';
+import { hasForbiddenCharacters } from '../../contract/common.ts';
 import { OpinionPreview, OpinionPreviewRequest } from '../../contract/writes.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
@@ -58,6 +59,8 @@ export const previewOpinion = defineOperation({
 });
 
 async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOpinionInput>): Promise<OpinionPreview> {
+  // Text that would not publish as shown is refused outright, before the backend is asked anything.
+  if (hasForbiddenCharacters(input.content)) throw forbiddenContent();
   const market = await resolvePrediction(ctx.upstream, input.topic_id);
   const replyToId = input.reply_to_opinion_id ?? null;
   const [replyTo, balance, holdings] = await Promise.all([
@@ -105,4 +108,12 @@ async function replyTarget(ctx: OperationContext, opinionId: string, marketId: s
 
 function opinionNotFound(): ApiError {
   return new ApiError('OPINION_NOT_FOUND', { message: 'reply_to_opinion_id: no such opinion on this topic.', details: { field: 'reply_to_opinion_id' } });
+}
+
+/** Control or bidirectional formatting characters in the text (docs/contract/writes.md#text-rules). */
+export function forbiddenContent(): ApiError {
+  return new ApiError('CONTENT_INVALID', {
+    message: 'content: control characters (other than tab and newline) and bidirectional formatting characters are not allowed.',
+    details: { field: 'content' },
+  });
 }

@@ -10,7 +10,8 @@ import { ApiError } from '../../errors/api-error.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineExecution, performed } from './define-execution.ts';
-import { OpinionTokenParams } from './preview-opinion.ts';
+import { hasForbiddenCharacters } from '../../contract/common.ts';
+import { OpinionTokenParams, forbiddenContent } from './preview-opinion.ts';
 import { EXECUTION_NOTE, decimalText, idempotencyKey } from './shared.ts';
 
 export const publishOpinion = defineExecution({
@@ -28,6 +29,8 @@ export const publishOpinion = defineExecution({
   output: PublishedOpinion,
   params: OpinionTokenParams,
   async run(ctx, p, claims) {
+    // A token signed before the text rules existed may still carry such text: it is not published.
+    if (hasForbiddenCharacters(p.content)) throw forbiddenContent();
     const [holdings, market] = await Promise.all([
       prediction.listHoldings(ctx.upstream, ctx.caller.userId, { marketId: p.topic_id, offset: 0, limit: 10 }),
       prediction.getMarket(ctx.upstream, p.topic_id),

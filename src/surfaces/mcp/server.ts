@@ -14,7 +14,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Caller } from '../../auth/caller.ts';
-import { toApiError } from '../../http/error-handler.ts';
+import { toApiError } from '../../errors/translate.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
 import type { OperationLogger } from '../../operations/operation.ts';
 import { SERVER_INSTRUCTIONS } from './instructions.ts';

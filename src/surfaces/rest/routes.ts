@@ -22,6 +22,12 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
   const { pipeline } = opts;
   // Requests whose call reached the pipeline (and so was counted there).
   const counted = new WeakSet<FastifyRequest>();
+  // The router ignores a trailing slash, so `/topics/` would answer the list: an empty path id
+  // (a trailing or doubled slash) names no resource and is 404 (docs/contract/errors.md#request-errors).
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.endsWith('/') || path.includes('//')) throw new ApiError('NOT_FOUND');
+  });
   for (const op of opts.operations) {
     const integerFields = integerFieldsOf(op.input);
     app.route({
@@ -76,7 +82,10 @@ function gatherInput(op: Operation, request: FastifyRequest, integerFields: Read
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(query)) {
       // A repeated parameter is ambiguous; take none of it rather than guess.
-      if (Array.isArray(v)) throw new ApiError('INVALID_ARGUMENT', { message: `${k} must be given once.`, details: { field: k } });
+      if (Array.isArray(v)) {
+        const name = k.length > 40 ? `${k.slice(0, 40)}…` : k; // the caller's input: never echoed at length
+        throw new ApiError('INVALID_ARGUMENT', { message: `${name} must be given once.`, details: { field: name } });
+      }
       out[k] = integerFields.has(k) && /^-?\d{1,15}$/.test(v) ? Number(v) : v;
     }
     return { ...out, ...params };

@@ -537,7 +537,7 @@ export type OpinionPreviewReason = 'TOPIC_CLOSED' | 'NO_POSITION' | 'CONTENT_INV
  */
 export type OpinionPreviewRequest = {
     /**
-     * Opinion text, 1 to 500 characters.
+     * Opinion text, 1 to 500 characters; control characters (but tab and newline) and bidirectional formatting characters are refused.
      */
     content: string;
     /**
@@ -1738,7 +1738,7 @@ export type SearchTopicsData = {
 
 export type SearchTopicsErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -1746,7 +1746,11 @@ export type SearchTopicsErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -1754,7 +1758,7 @@ export type SearchTopicsErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -1826,7 +1830,7 @@ export type ListTopicsData = {
 
 export type ListTopicsErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -1834,7 +1838,11 @@ export type ListTopicsErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -1842,7 +1850,7 @@ export type ListTopicsErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -1890,7 +1898,7 @@ export type ListTopicCategoriesData = {
 
 export type ListTopicCategoriesErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -1898,7 +1906,11 @@ export type ListTopicCategoriesErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -1906,7 +1918,7 @@ export type ListTopicCategoriesErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -1955,7 +1967,7 @@ export type GetTopicData = {
 
 export type GetTopicErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -1967,7 +1979,11 @@ export type GetTopicErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -1975,7 +1991,7 @@ export type GetTopicErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2028,7 +2044,7 @@ export type ListTopicOpinionsData = {
 
 export type ListTopicOpinionsErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2040,7 +2056,11 @@ export type ListTopicOpinionsErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2048,7 +2068,7 @@ export type ListTopicOpinionsErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2081,7 +2101,7 @@ export type GetMyProfileData = {
 
 export type GetMyProfileErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2089,7 +2109,11 @@ export type GetMyProfileErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2097,7 +2121,7 @@ export type GetMyProfileErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2145,7 +2169,7 @@ export type ListMyPositionsData = {
 
 export type ListMyPositionsErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2153,7 +2177,11 @@ export type ListMyPositionsErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2161,7 +2189,7 @@ export type ListMyPositionsErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2209,7 +2237,7 @@ export type ListMyOpinionsData = {
 
 export type ListMyOpinionsErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2217,7 +2245,11 @@ export type ListMyOpinionsErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2225,7 +2257,7 @@ export type ListMyOpinionsErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2273,7 +2305,7 @@ export type ListMyBackedOpinionsData = {
 
 export type ListMyBackedOpinionsErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2281,7 +2313,11 @@ export type ListMyBackedOpinionsErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2289,7 +2325,7 @@ export type ListMyBackedOpinionsErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2337,7 +2373,7 @@ export type ListMyWatchlistData = {
 
 export type ListMyWatchlistErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2345,7 +2381,11 @@ export type ListMyWatchlistErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2353,7 +2393,7 @@ export type ListMyWatchlistErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2395,7 +2435,7 @@ export type ListMyCoinLedgerData = {
 
 export type ListMyCoinLedgerErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2403,7 +2443,11 @@ export type ListMyCoinLedgerErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2411,7 +2455,7 @@ export type ListMyCoinLedgerErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2453,7 +2497,7 @@ export type ListMyRubyLedgerData = {
 
 export type ListMyRubyLedgerErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2461,7 +2505,11 @@ export type ListMyRubyLedgerErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2469,7 +2517,7 @@ export type ListMyRubyLedgerErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2521,7 +2569,7 @@ export type ListMyTopicsData = {
 
 export type ListMyTopicsErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2529,7 +2577,11 @@ export type ListMyTopicsErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2537,7 +2589,7 @@ export type ListMyTopicsErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2580,7 +2632,7 @@ export type GetTopicPriceHistoryData = {
 
 export type GetTopicPriceHistoryErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2592,7 +2644,11 @@ export type GetTopicPriceHistoryErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2600,7 +2656,7 @@ export type GetTopicPriceHistoryErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2642,7 +2698,7 @@ export type ListZonesData = {
 
 export type ListZonesErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2650,7 +2706,11 @@ export type ListZonesErrors = {
      */
     401: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2658,7 +2718,7 @@ export type ListZonesErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2696,7 +2756,7 @@ export type GetContestData = {
 
 export type GetContestErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2708,7 +2768,11 @@ export type GetContestErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2716,7 +2780,7 @@ export type GetContestErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2773,7 +2837,7 @@ export type ListUserTopicsData = {
 
 export type ListUserTopicsErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2785,7 +2849,11 @@ export type ListUserTopicsErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2793,7 +2861,7 @@ export type ListUserTopicsErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2840,7 +2908,7 @@ export type PreviewOrderData = {
 
 export type PreviewOrderErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -2856,11 +2924,15 @@ export type PreviewOrderErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
      * `INVALID_ARGUMENT`: the request body is over 16 KiB.
      */
     413: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2868,7 +2940,7 @@ export type PreviewOrderErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2920,6 +2992,10 @@ export type PlaceOrderErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
      * The state changed since the preview: `TOPIC_ALREADY_STAKED`, `TOPIC_CLOSED`, `MECHANISM_UNSUPPORTED`, `TOPIC_MECHANISM_MISMATCH`, `TOPIC_QUOTE_EXPIRED`, `TOPIC_QUOTE_INVALID`, `RETRY_IDEMPOTENCY_KEY`. `RETRY_IDEMPOTENCY_KEY` (with `Retry-After`) means the same token is still being executed: retry shortly.
      */
     409: ErrorEnvelope;
@@ -2932,7 +3008,7 @@ export type PlaceOrderErrors = {
      */
     413: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -2944,7 +3020,7 @@ export type PlaceOrderErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -2995,7 +3071,7 @@ export type PreviewOpinionData = {
 
 export type PreviewOpinionErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -3011,19 +3087,27 @@ export type PreviewOpinionErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
      * `INVALID_ARGUMENT`: the request body is over 16 KiB.
      */
     413: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
+    /**
+     * `CONTENT_INVALID` (`details.field: "content"`): the text holds control characters (other than tab and newline) or bidirectional formatting characters. Text that is only empty or too long is the `CONTENT_INVALID` reason of a 200 instead.
+     */
+    422: ErrorEnvelope;
     /**
      * `RATE_LIMITED`: a window of this key is used up; wait `Retry-After` seconds (`details.retry_after`). A refused request consumes nothing.
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -3081,6 +3165,10 @@ export type PublishOpinionErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
      * The state changed since the preview: `CONFIRM_TOKEN_USED`, `OPINION_TOPIC_CLOSED`. `RETRY_IDEMPOTENCY_KEY` (with `Retry-After`) means the same token is still being executed: retry shortly.
      */
     409: ErrorEnvelope;
@@ -3093,7 +3181,7 @@ export type PublishOpinionErrors = {
      */
     413: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -3105,7 +3193,7 @@ export type PublishOpinionErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -3152,7 +3240,7 @@ export type PreviewBackData = {
 
 export type PreviewBackErrors = {
     /**
-     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it.
+     * `INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).
      */
     400: ErrorEnvelope;
     /**
@@ -3168,11 +3256,15 @@ export type PreviewBackErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
      * `INVALID_ARGUMENT`: the request body is over 16 KiB.
      */
     413: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -3180,7 +3272,7 @@ export type PreviewBackErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
@@ -3232,6 +3324,10 @@ export type BackOpinionErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * `INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.
+     */
+    408: ErrorEnvelope;
+    /**
      * The state changed since the preview: `TOPIC_CLOSED`, `RETRY_IDEMPOTENCY_KEY`, `OPINION_ALREADY_BACKED`, `OPINION_BACK_PRICE_MOVED`, `OPINION_BACK_FULL`, `OPINION_BACK_CHAIN_BROKEN`. `RETRY_IDEMPOTENCY_KEY` (with `Retry-After`) means the same token is still being executed: retry shortly.
      */
     409: ErrorEnvelope;
@@ -3244,7 +3340,7 @@ export type BackOpinionErrors = {
      */
     413: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: a path parameter is over 200 characters.
+     * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
     /**
@@ -3256,7 +3352,7 @@ export type BackOpinionErrors = {
      */
     429: ErrorEnvelope;
     /**
-     * `INVALID_ARGUMENT`: the request headers are over the server's limit.
+     * `INVALID_ARGUMENT`: the request headers are over the server's limit (`details.field: "headers"`); the connection is closed.
      */
     431: ErrorEnvelope;
     /**
