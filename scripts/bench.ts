@@ -271,7 +271,7 @@ log(`latency runs done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 
 // Round trips: a short sequential pass on the Redis gateway with MONITOR on.
 for (const s of scenarios) {
-  const units = 20;
+  const units = 50;
   const seen = await roundTrips(procs.redisUrl, async () => {
     await drive(s, 'redis', { amount: units * s.requestsPerUnit, connections: 1 });
   });

@@ -8,7 +8,9 @@
  *   clients sent (MONITOR names a script's own calls `lua`, and those are not round trips).
  *   MONITOR slows Redis down, which is why it never runs during the timed rounds.
  */
-import { Redis } from 'ioredis';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import type { Redis } from 'ioredis';
 
 export type CommandCounts = Record<string, number>;
 
@@ -37,29 +39,48 @@ export function total(counts: CommandCounts): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
-/** Watches the commands clients send (not those of scripts) while `work` runs. */
+/**
+ * Watches the commands clients send (not those of scripts) while `work` runs. MONITOR is read
+ * from a plain socket: its lines are `<time> [<db> <client>] "<command>" "<arg>"…`, and a
+ * script's own calls name `lua` as the client.
+ */
 export async function roundTrips(url: string, work: () => Promise<void>): Promise<CommandCounts> {
-  const client = new Redis(url, { lazyConnect: true });
-  await client.connect();
-  const monitor = await client.monitor();
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port || 6379), hostname);
+  await once(socket, 'connect');
   const seen: CommandCounts = {};
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (source === 'lua') return;
-    const name = String(args[0] ?? '').toLowerCase();
-    if (name === '' || name === 'monitor' || name === 'info') return;
-    // The kill switch's poll (every 500 ms) is background, not the requests' doing.
-    if (name === 'get' && String(args[1] ?? '').endsWith('kill-switch')) return;
-    seen[name] = (seen[name] ?? 0) + 1;
+  let buffered = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl = buffered.indexOf('\r\n');
+    while (nl !== -1) {
+      count(buffered.slice(0, nl), seen);
+      buffered = buffered.slice(nl + 2);
+      nl = buffered.indexOf('\r\n');
+    }
   });
-  // MONITOR starts streaming a moment after it is acknowledged; and requests a load run left
-  // queued in the gateway must be finished before counting starts.
+  socket.write('MONITOR\r\n');
+  // Requests a load run left queued in the gateway must be finished before counting starts.
   await new Promise((r) => setTimeout(r, 1000));
+  for (const k of Object.keys(seen)) delete seen[k];
   try {
     await work();
     await new Promise((r) => setTimeout(r, 200));
   } finally {
-    monitor.disconnect();
-    client.disconnect();
+    socket.destroy();
   }
   return seen;
+}
+
+function count(line: string, seen: CommandCounts): void {
+  const m = /^\+?[\d.]+ \[\d+ ([^\]]+)\] "([^"]*)"(?: "([^"]*)")?/.exec(line);
+  if (m === null) return;
+  const [, source, command, firstArg] = m;
+  if (source === 'lua') return;
+  const name = (command ?? '').toLowerCase();
+  if (name === 'monitor' || name === 'info') return;
+  // The kill switch's poll (every 500 ms) is background, not the requests' doing.
+  if (name === 'get' && (firstArg ?? '').endsWith('kill-switch')) return;
+  seen[name] = (seen[name] ?? 0) + 1;
 }
