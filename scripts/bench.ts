@@ -19,7 +19,9 @@
  *   npm run bench -- --quick           # 1 round of 2 s (about 1.5 minutes)
  *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_RATE_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
  *   BENCH_SCENARIOS=me,positions (a subset), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1
- *   (the gateways run with --cpu-prof and --heapsnapshot-signal; profiles under bench-results/)
+ *   (the gateways run with --cpu-prof and --heapsnapshot-signal; profiles under bench-results/),
+ *   BENCH_BASELINE=<directory of another checkout> (a fourth target: that gateway, in-memory,
+ *   in the same interleaved rounds; how each optimisation was measured against its parent)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
@@ -46,8 +48,10 @@ const settings = {
 const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim());
 const scenarios = SCENARIOS.filter((s) => only === undefined || only.includes(s.name) || only.includes(s.name.split(' ')[0] ?? ''));
 
-type TargetName = 'proxy' | 'memory' | 'redis';
-const TARGETS: readonly TargetName[] = ['proxy', 'memory', 'redis'];
+type TargetName = 'proxy' | 'memory' | 'redis' | 'baseline';
+/** Another checkout of the gateway (a directory), run in-memory next to this one: before/after in one run. */
+const baselineDir = process.env.BENCH_BASELINE;
+const TARGETS: readonly TargetName[] = baselineDir === undefined ? ['proxy', 'memory', 'redis'] : ['proxy', 'memory', 'baseline', 'redis'];
 
 interface Round {
   target: TargetName;
@@ -69,7 +73,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 // Processes
 
 const children: Child[] = [];
-async function start(): Promise<Record<TargetName, Child> & { redisUrl: string; sandbox: Child; redisServer: Child }> {
+async function start(): Promise<Record<Exclude<TargetName, 'baseline'>, Child> & { baseline?: Child; redisUrl: string; sandbox: Child; redisServer: Child }> {
   const redisPort = await freePort();
   const redisServer = await spawnChild({
     name: 'redis-server',
@@ -122,6 +126,20 @@ async function start(): Promise<Record<TargetName, Child> & { redisUrl: string; 
   });
   children.push(memory);
 
+  let baseline: Child | undefined;
+  if (baselineDir !== undefined) {
+    const baselinePort = await freePort();
+    baseline = await spawnChild({
+      name: 'gateway (baseline)',
+      args: [`${baselineDir}/src/server.ts`],
+      nodeFlags: profileFlags('baseline'),
+      env: { ...gatewayEnv, PORT: String(baselinePort), RATE_LIMITS: 'off' },
+      port: baselinePort,
+      readyPath: '/livez',
+    });
+    children.push(baseline);
+  }
+
   const redisGatewayPort = await freePort();
   const big = '1000000000';
   const redis = await spawnChild({
@@ -143,7 +161,7 @@ async function start(): Promise<Record<TargetName, Child> & { redisUrl: string; 
     readyPath: '/livez',
   });
   children.push(redis);
-  return { proxy, memory, redis, redisUrl, sandbox, redisServer };
+  return { proxy, memory, redis, redisUrl, sandbox, redisServer, ...(baseline === undefined ? {} : { baseline }) };
 }
 
 async function stopAll(): Promise<void> {
@@ -153,7 +171,7 @@ async function stopAll(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-const procs = await start().catch(async (err: unknown) => {
+const procs: Partial<Record<TargetName, Child>> & { redis: Child; memory: Child; proxy: Child; redisUrl: string; sandbox: Child } = await start().catch(async (err: unknown) => {
   await stopAll();
   throw err;
 });
@@ -176,7 +194,7 @@ const isMcp = (s: Scenario) => s.gateway[0]?.path === '/mcp';
 function drive(s: Scenario, t: TargetName, extra: { duration?: number; amount?: number; overallRate?: number; connections?: number }): Promise<LoadResult> {
   const steps = stepsOf(s, t) ?? [];
   return load({
-    url: procs[t].url,
+    url: (procs[t] as Child).url,
     steps,
     connections: extra.connections ?? settings.connections,
     duration: extra.duration,
@@ -204,7 +222,7 @@ for (let round = 0; round < settings.rounds; round++) {
     // Rotate the order each round, so no target is always first after a pause.
     const order = targets.map((_, i) => targets[(i + round) % targets.length] as TargetName);
     for (const t of order) {
-      const pid = procs[t].pid;
+      const pid = (procs[t] as Child).pid;
       const cpuBefore = cpuSeconds(pid);
       const statsBefore = t === 'redis' ? await commandStats(redisClient) : undefined;
       const r = await drive(s, t, { duration: settings.seconds });
@@ -280,7 +298,12 @@ for (const s of scenarios) {
   f.roundTripsPerUnit = total(seen) / units;
 }
 
-const rss: Record<TargetName, number> = { proxy: peakRssMb(procs.proxy.pid), memory: peakRssMb(procs.memory.pid), redis: peakRssMb(procs.redis.pid) };
+const rss: Record<TargetName, number> = {
+  proxy: peakRssMb(procs.proxy.pid),
+  memory: peakRssMb(procs.memory.pid),
+  redis: peakRssMb(procs.redis.pid),
+  baseline: procs.baseline === undefined ? Number.NaN : peakRssMb(procs.baseline.pid),
+};
 
 // ---------------------------------------------------------------------------------------------
 // Report
@@ -316,7 +339,7 @@ for (const s of scenarios) {
     );
   }
 }
-log(`peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)`);
+log(`peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)${baselineDir === undefined ? "" : `, baseline ${fx(rss.baseline, 0)}`}`);
 log('(units: a request, or a preview + execution pair; p50/p99 in ms at the fixed rate "@rate" req/s; cmds: Redis commands per unit, scripts\' included; trips: round trips per unit)');
 
 // One line of ratios: the owner read against the proxy, and MCP against REST.
@@ -342,6 +365,18 @@ for (const s of scenarios.filter((x) => x.restTwin !== undefined)) {
 const pair = figures['opinion preview+publish']?.redis;
 if (pair?.roundTripsPerUnit !== undefined) summary.push(`preview+execution: ${fx(pair.roundTripsPerUnit, 1)} Redis round trips`);
 if (me?.redis?.roundTripsPerUnit !== undefined) summary.push(`owner read: ${fx(me.redis.roundTripsPerUnit, 1)} Redis round trip(s)`);
+if (baselineDir !== undefined) {
+  summary.push(
+    `this checkout vs baseline (in-memory): ${scenarios
+      .map((s) => {
+        const f = figures[s.name];
+        const [a, b] = [f?.memory, f?.baseline];
+        return a === undefined || b === undefined ? '' : `${s.name} ${fx(a.unitsPerSecond / b.unitsPerSecond)}× req/s, ${fx(a.cpuMicrosPerUnit / b.cpuMicrosPerUnit)}× CPU`;
+      })
+      .filter((x) => x !== '')
+      .join('; ')}`,
+  );
+}
 log('');
 log(`SUMMARY ${summary.join(' | ')}`);
 
