@@ -25,7 +25,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { KEYS, USERS } from '../sandbox/ids.ts';
+import { USERS } from '../sandbox/ids.ts';
 import { load, type LoadResult } from './bench/load.ts';
 import { cpuSeconds, freePort, peakRssMb, spawnChild, type Child } from './bench/processes.ts';
 import { commandDelta, commandStats, roundTrips, total, type CommandCounts } from './bench/redis.ts';
@@ -73,7 +73,9 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 // Processes
 
 const children: Child[] = [];
-async function start(): Promise<Record<Exclude<TargetName, 'baseline'>, Child> & { baseline?: Child; redisUrl: string; sandbox: Child; redisServer: Child }> {
+async function start(): Promise<
+  Record<Exclude<TargetName, 'baseline'>, Child> & { baseline?: Child; redisUrl: string; sandbox: Child; redisServer: Child }
+> {
   const redisPort = await freePort();
   const redisServer = await spawnChild({
     name: 'redis-server',
@@ -114,7 +116,15 @@ async function start(): Promise<Record<Exclude<TargetName, 'baseline'>, Child> &
     CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
   };
   const profileFlags = (name: string) =>
-    settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${outDir}/profiles`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${outDir}/profiles`] : [];
+    settings.profile
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${outDir}/profiles`,
+          `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`,
+          '--heapsnapshot-signal=SIGUSR2',
+          `--diagnostic-dir=${outDir}/profiles`,
+        ]
+      : [];
   const memoryPort = await freePort();
   const memory = await spawnChild({
     name: 'gateway (memory)',
@@ -171,10 +181,11 @@ async function stopAll(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-const procs: Partial<Record<TargetName, Child>> & { redis: Child; memory: Child; proxy: Child; redisUrl: string; sandbox: Child } = await start().catch(async (err: unknown) => {
-  await stopAll();
-  throw err;
-});
+const procs: Partial<Record<TargetName, Child>> & { redis: Child; memory: Child; proxy: Child; redisUrl: string; sandbox: Child } =
+  await start().catch(async (err: unknown) => {
+    await stopAll();
+    throw err;
+  });
 process.on('SIGINT', () => {
   void stopAll().then(() => process.exit(130));
 });
@@ -191,7 +202,11 @@ const stepsOf = (s: Scenario, t: TargetName) => (t === 'proxy' ? s.proxy : s.gat
 const targetsOf = (s: Scenario) => TARGETS.filter((t) => stepsOf(s, t) !== undefined && !(t === 'proxy' && s.proxyOf !== undefined));
 const isMcp = (s: Scenario) => s.gateway[0]?.path === '/mcp';
 
-function drive(s: Scenario, t: TargetName, extra: { duration?: number; amount?: number; overallRate?: number; connections?: number }): Promise<LoadResult> {
+function drive(
+  s: Scenario,
+  t: TargetName,
+  extra: { duration?: number; amount?: number; overallRate?: number; connections?: number },
+): Promise<LoadResult> {
   const steps = stepsOf(s, t) ?? [];
   return load({
     url: (procs[t] as Child).url,
@@ -204,8 +219,15 @@ function drive(s: Scenario, t: TargetName, extra: { duration?: number; amount?: 
   });
 }
 
-log(`bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, rate runs of ${settings.rateSeconds} s, log level ${settings.logLevel}`);
-log(`machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(
+  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, rate runs of ${settings.rateSeconds} s, log level ${settings.logLevel}`,
+);
+log(
+  `machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 
 // Sanity and warm-up: every target answers every scenario correctly before anything is timed.
 for (const s of scenarios) {
@@ -228,7 +250,15 @@ for (let round = 0; round < settings.rounds; round++) {
       const r = await drive(s, t, { duration: settings.seconds });
       const cpu = cpuSeconds(pid) - cpuBefore;
       const units = r.ok / s.requestsPerUnit;
-      const entry: Round = { target: t, scenario: s.name, round, unitsPerSecond: units / r.seconds, units, failed: r.failed, cpuSeconds: cpu };
+      const entry: Round = {
+        target: t,
+        scenario: s.name,
+        round,
+        unitsPerSecond: units / r.seconds,
+        units,
+        failed: r.failed,
+        cpuSeconds: cpu,
+      };
       if (statsBefore !== undefined) entry.redisCommands = commandDelta(statsBefore, await commandStats(redisClient));
       rounds.push(entry);
       if (r.failed > 0) log(`  warning: ${s.name} on ${t}: ${r.failed} failed (${r.sample ?? ''})`);
@@ -276,7 +306,10 @@ for (const s of scenarios) {
 // Latency at a fixed rate: half of the slower gateway's throughput, for every target alike.
 for (const s of scenarios) {
   const fs = figures[s.name] as Partial<Record<TargetName, Figures>>;
-  const rate = Math.max(1, Math.floor((Math.min(fs.memory?.unitsPerSecond ?? Infinity, fs.redis?.unitsPerSecond ?? Infinity) * s.requestsPerUnit) / 2));
+  const rate = Math.max(
+    1,
+    Math.floor((Math.min(fs.memory?.unitsPerSecond ?? Infinity, fs.redis?.unitsPerSecond ?? Infinity) * s.requestsPerUnit) / 2),
+  );
   for (const t of targetsOf(s)) {
     const r = await drive(s, t, { duration: settings.rateSeconds, overallRate: rate });
     const f = fs[t] as Figures;
@@ -316,7 +349,19 @@ const floorOf = (s: Scenario): Figures | undefined => figures[s.proxyOf ?? s.nam
 
 log('');
 log(
-  ['scenario'.padEnd(24), 'target'.padEnd(7), 'unit/s'.padStart(7), '×proxy'.padStart(7), 'CPU µs'.padStart(7), '×proxy'.padStart(7), '@rate'.padStart(6), 'p50'.padStart(5), 'p99'.padStart(5), 'cmds'.padStart(5), 'trips'.padStart(5)].join(' '),
+  [
+    'scenario'.padEnd(24),
+    'target'.padEnd(7),
+    'unit/s'.padStart(7),
+    '×proxy'.padStart(7),
+    'CPU µs'.padStart(7),
+    '×proxy'.padStart(7),
+    '@rate'.padStart(6),
+    'p50'.padStart(5),
+    'p99'.padStart(5),
+    'cmds'.padStart(5),
+    'trips'.padStart(5),
+  ].join(' '),
 );
 for (const s of scenarios) {
   const floor = floorOf(s);
@@ -339,8 +384,12 @@ for (const s of scenarios) {
     );
   }
 }
-log(`peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)${baselineDir === undefined ? "" : `, baseline ${fx(rss.baseline, 0)}`}`);
-log('(units: a request, or a preview + execution pair; p50/p99 in ms at the fixed rate "@rate" req/s; cmds: Redis commands per unit, scripts\' included; trips: round trips per unit)');
+log(
+  `peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)${baselineDir === undefined ? '' : `, baseline ${fx(rss.baseline, 0)}`}`,
+);
+log(
+  '(units: a request, or a preview + execution pair; p50/p99 in ms at the fixed rate "@rate" req/s; cmds: Redis commands per unit, scripts\' included; trips: round trips per unit)',
+);
 
 // One line of ratios: the owner read against the proxy, and MCP against REST.
 const summary: string[] = [];
@@ -359,7 +408,9 @@ for (const s of scenarios.filter((x) => x.restTwin !== undefined)) {
   const mcp = figures[s.name]?.memory;
   const rest = figures[s.restTwin as string]?.memory;
   if (mcp !== undefined && rest !== undefined) {
-    summary.push(`${s.name.replace('mcp ', 'MCP ')} vs REST ${fx(mcp.unitsPerSecond / rest.unitsPerSecond)}× req/s, ${fx(mcp.cpuMicrosPerUnit / rest.cpuMicrosPerUnit)}× CPU`);
+    summary.push(
+      `${s.name.replace('mcp ', 'MCP ')} vs REST ${fx(mcp.unitsPerSecond / rest.unitsPerSecond)}× req/s, ${fx(mcp.cpuMicrosPerUnit / rest.cpuMicrosPerUnit)}× CPU`,
+    );
   }
 }
 const pair = figures['opinion preview+publish']?.redis;
@@ -371,7 +422,9 @@ if (baselineDir !== undefined) {
       .map((s) => {
         const f = figures[s.name];
         const [a, b] = [f?.memory, f?.baseline];
-        return a === undefined || b === undefined ? '' : `${s.name} ${fx(a.unitsPerSecond / b.unitsPerSecond)}× req/s, ${fx(a.cpuMicrosPerUnit / b.cpuMicrosPerUnit)}× CPU`;
+        return a === undefined || b === undefined
+          ? ''
+          : `${s.name} ${fx(a.unitsPerSecond / b.unitsPerSecond)}× req/s, ${fx(a.cpuMicrosPerUnit / b.cpuMicrosPerUnit)}× CPU`;
       })
       .filter((x) => x !== '')
       .join('; ')}`,
@@ -381,7 +434,14 @@ log('');
 log(`SUMMARY ${summary.join(' | ')}`);
 
 const file = `${outDir}/bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, JSON.stringify({ settings, scenarios: scenarios.map((s) => s.name), rounds, figures, peakRssMb: rss, took: (Date.now() - started) / 1000 }, null, 2));
+writeFileSync(
+  file,
+  JSON.stringify(
+    { settings, scenarios: scenarios.map((s) => s.name), rounds, figures, peakRssMb: rss, took: (Date.now() - started) / 1000 },
+    null,
+    2,
+  ),
+);
 log(`raw figures: ${file}; took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 redisClient.disconnect();

@@ -105,7 +105,10 @@ export function directToolCall(
   return { id, params: parsed.data };
 }
 
-export async function answerDirect(ctx: McpRequestContext, call: DirectCall): Promise<{ result: CallToolResult; jsonrpc: '2.0'; id: string | number }> {
+export async function answerDirect(
+  ctx: McpRequestContext,
+  call: DirectCall,
+): Promise<{ result: CallToolResult; jsonrpc: '2.0'; id: string | number }> {
   return { result: await callTool(ctx, call.params), jsonrpc: '2.0', id: call.id };
 }
 
