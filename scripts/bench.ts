@@ -21,7 +21,9 @@
  *   BENCH_SCENARIOS=me,positions (a subset), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1
  *   (the gateways run with --cpu-prof and --heapsnapshot-signal; profiles under bench-results/),
  *   BENCH_BASELINE=<directory of another checkout> (a fourth target: that gateway, in-memory,
- *   in the same interleaved rounds; how each optimisation was measured against its parent)
+ *   in the same interleaved rounds; how each optimisation was measured against its parent),
+ *   BENCH_BASELINE_ENV=LOG_LEVEL=warn (environment of the baseline gateway only; with
+ *   BENCH_BASELINE=. it measures what one setting costs)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
@@ -51,6 +53,14 @@ const scenarios = SCENARIOS.filter((s) => only === undefined || only.includes(s.
 type TargetName = 'proxy' | 'memory' | 'redis' | 'baseline';
 /** Another checkout of the gateway (a directory), run in-memory next to this one: before/after in one run. */
 const baselineDir = process.env.BENCH_BASELINE;
+/** BENCH_BASELINE_ENV=LOG_LEVEL=warn,… : settings of the baseline gateway only (what a setting costs). */
+const baselineEnv = (): Record<string, string> =>
+  Object.fromEntries(
+    (process.env.BENCH_BASELINE_ENV ?? '')
+      .split(',')
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
 const TARGETS: readonly TargetName[] = baselineDir === undefined ? ['proxy', 'memory', 'redis'] : ['proxy', 'memory', 'baseline', 'redis'];
 
 interface Round {
@@ -143,7 +153,7 @@ async function start(): Promise<
       name: 'gateway (baseline)',
       args: [`${baselineDir}/src/server.ts`],
       nodeFlags: profileFlags('baseline'),
-      env: { ...gatewayEnv, PORT: String(baselinePort), RATE_LIMITS: 'off' },
+      env: { ...gatewayEnv, PORT: String(baselinePort), RATE_LIMITS: 'off', ...baselineEnv() },
       port: baselinePort,
       readyPath: '/livez',
     });
