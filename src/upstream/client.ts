@@ -29,8 +29,10 @@ import { SingleFlight } from './resilience/single-flight.ts';
 export interface UpstreamLogger {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
-  /** Optional: routine events (a call joining a shared one, the breaker closing). */
+  /** Optional: routine events (the breaker closing). */
   info?(obj: object, msg: string): void;
+  /** Optional: per-request detail (a call joining a shared one); off at the default level. */
+  debug?(obj: object, msg: string): void;
 }
 
 export type UpstreamOutcome = 'ok' | 'error' | 'failed';
@@ -198,7 +200,9 @@ export class UpstreamClient {
 
     const flight = this.#flights.run(coalesceKey(method, url), ctx.requestId, () => this.#send(ctx, out));
     if (!flight.joined) return this.#read(ctx, where, opts.schema, await flight.promise, out);
-    (ctx.log.info ?? ctx.log.warn).call(ctx.log, { ...where, sharedWith: flight.leader }, 'upstream call shared with an identical one in flight');
+    // Joining is the normal case of a busy public read, so it is a debug line: at info it was a
+    // log line per coalesced request, which is what coalescing exists to save.
+    ctx.log.debug?.({ ...where, sharedWith: flight.leader }, 'upstream call shared with an identical one in flight');
     // Each caller reads (and validates) the shared answer for itself, so no two callers ever
     // hold the same objects; only the leader measures the call.
     return this.#read(ctx, where, opts.schema, await flight.promise, null);

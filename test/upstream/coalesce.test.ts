@@ -48,7 +48,7 @@ describe('shared reads', () => {
     // The joiners' logs name the request that made the call.
     const joins = rec.lines.filter((l) => l.msg === 'upstream call shared with an identical one in flight');
     expect(joins).toHaveLength(7);
-    expect(joins[0]).toMatchObject({ level: 'info', obj: { reqId: 'req-1', sharedWith: 'req-0' } });
+    expect(joins[0]).toMatchObject({ level: 'debug', obj: { reqId: 'req-1', sharedWith: 'req-0' } });
     // One backend call, measured once.
     expect(metrics.calls.map((m) => [m.endpoint, m.outcome])).toEqual([['/internal/zones', 'ok']]);
   });

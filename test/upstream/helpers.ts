@@ -19,7 +19,7 @@ export interface LogLine {
 export function recorder() {
   const lines: LogLine[] = [];
   const push = (level: string) => (obj: object, msg: string) => lines.push({ level, msg, obj: obj as Record<string, unknown> });
-  return { lines, log: { warn: push('warn'), error: push('error'), info: push('info') } };
+  return { lines, log: { warn: push('warn'), error: push('error'), info: push('info'), debug: push('debug') } };
 }
 
 export function recordingMetrics() {

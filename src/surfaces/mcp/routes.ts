@@ -19,7 +19,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { requireCaller } from '../../auth/plugin.ts';
 import { MCP_PATH } from '../../http/paths.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
-import { createMcpServer } from './server.ts';
+import { answerDirect, createMcpServer, directToolCall } from './server.ts';
 import type { ToolRegistry } from './tools.ts';
 
 export interface McpRoutesOptions {
@@ -68,7 +68,16 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
         if (!isToolCall(message)) onMetered(await pipeline.meter(caller, 'read'));
       }
 
-      const server = createMcpServer({ caller, requestId: request.id, log: request.log, pipeline, registry: opts.registry, onMetered });
+      const context = { caller, requestId: request.id, log: request.log, pipeline, registry: opts.registry, onMetered };
+      // One plain tool call, the common case: answered as the SDK would, without building it.
+      const direct = directToolCall(request.body, request.headers, opts.registry, caller.scopes);
+      if (direct !== null) {
+        const answer = JSON.stringify(await answerDirect(context, direct));
+        if (units === 0) onMetered(await pipeline.meter(caller, 'read').catch(() => ({})));
+        return reply.code(200).headers(limitHeaders).header('content-type', 'application/json').send(answer);
+      }
+
+      const server = createMcpServer(context);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       // In JSON-response mode every handler has finished once the answer exists, and neither
       // object holds a timer or a listener outside itself, so both are simply dropped: closing

@@ -11,7 +11,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Caller } from '../../auth/caller.ts';
 import { toApiError } from '../../errors/translate.ts';
@@ -63,6 +63,53 @@ export function createMcpServer(ctx: McpRequestContext): Server {
     throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method.slice(0, MAX_ECHOED_NAME)}`);
   };
   return server;
+}
+
+/**
+ * The common request, one `tools/call` of a tool the caller may use, answered without the SDK's
+ * per-request server and transport (web Request and Response objects, a zod parse of the
+ * message, a stream mapping), which cost more than the call itself. Only a message the SDK
+ * would answer the same way qualifies: one JSON-RPC request with exactly the protocol's keys,
+ * params of only `name` and `arguments`, the headers the transport requires, a supported
+ * protocol version. Anything else (batches, other methods, unknown tools, odd headers, `_meta`)
+ * goes through the SDK as before, so every refusal and edge case keeps its one implementation.
+ * The answer is the same JSON-RPC response the SDK would send: `{result, jsonrpc, id}`.
+ */
+export interface DirectCall {
+  id: string | number;
+  params: { name: string; arguments?: Record<string, unknown> };
+}
+
+export function directToolCall(
+  body: unknown,
+  headers: { accept?: string; 'content-type'?: string; 'mcp-protocol-version'?: string | string[] },
+  registry: ToolRegistry,
+  scopes: Caller['scopes'],
+): DirectCall | null {
+  const accept = headers.accept;
+  if (typeof accept !== 'string' || !accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
+  if (headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase() !== 'application/json') return null;
+  const version = headers['mcp-protocol-version'];
+  if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return null;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const m = body as Record<string, unknown>;
+  for (const key of Object.keys(m)) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return null;
+  if (m['jsonrpc'] !== '2.0' || m['method'] !== 'tools/call') return null;
+  const id = m['id'];
+  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return null;
+  const params = m['params'];
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return null;
+  for (const key of Object.keys(params)) if (key !== 'name' && key !== 'arguments') return null;
+  const parsed = CallParams.safeParse(params);
+  if (!parsed.success || registry.find(parsed.data.name, scopes) === undefined) return null;
+  return { id, params: parsed.data };
+}
+
+export async function answerDirect(
+  ctx: McpRequestContext,
+  call: DirectCall,
+): Promise<{ result: CallToolResult; jsonrpc: '2.0'; id: string | number }> {
+  return { result: await callTool(ctx, call.params), jsonrpc: '2.0', id: call.id };
 }
 
 async function callTool(ctx: McpRequestContext, rawParams: unknown): Promise<CallToolResult> {

@@ -1,0 +1,458 @@
+/**
+ * The gateway next to a bare proxy, measured in one run (docs/performance.md).
+ *
+ * Starts, each as its own process: the sandbox backend, a redis-server of its own, a bare
+ * `@fastify/http-proxy` passthrough to the backend (the floor), and the gateway twice (in-memory
+ * with limits off; Redis with limits on, raised so nothing is refused). Then, per scenario:
+ *
+ * - throughput with 32 connections, in interleaved rounds (every target once per round, the
+ *   order rotating), so load from elsewhere on the machine falls on all of them alike;
+ * - CPU per request of the process under test, from /proc/<pid>/stat;
+ * - p50/p99 latency at a fixed rate of half the slower gateway's throughput, the same rate for
+ *   every target;
+ * - Redis commands per request (INFO commandstats) and round trips (a short MONITOR pass);
+ * - peak RSS of each process at the end (VmHWM).
+ *
+ * It asserts nothing. Figures go to stdout and, raw, to bench-results/bench-<time>.json.
+ *
+ *   npm run bench                      # 3 rounds of 3 s (about 4 minutes on 2 cores)
+ *   npm run bench -- --quick           # 1 round of 2 s (about 1.5 minutes)
+ *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_RATE_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
+ *   BENCH_SCENARIOS=me,positions (a subset), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1
+ *   (the gateways run with --cpu-prof and --heapsnapshot-signal; profiles under bench-results/),
+ *   BENCH_BASELINE=<directory of another checkout> (a fourth target: that gateway, in-memory,
+ *   in the same interleaved rounds; how each optimisation was measured against its parent),
+ *   BENCH_BASELINE_ENV=LOG_LEVEL=warn (environment of the baseline gateway only; with
+ *   BENCH_BASELINE=. it measures what one setting costs)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { USERS } from '../sandbox/ids.ts';
+import { load, type LoadResult } from './bench/load.ts';
+import { cpuSeconds, freePort, peakRssMb, spawnChild, type Child } from './bench/processes.ts';
+import { commandDelta, commandStats, roundTrips, total, type CommandCounts } from './bench/redis.ts';
+import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
+
+const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const num = (name: string, fallback: number) => {
+  const v = Number(process.env[name] ?? Number.NaN);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+const settings = {
+  rounds: num('BENCH_ROUNDS', quick ? 1 : 3),
+  seconds: num('BENCH_SECONDS', quick ? 2 : 3),
+  rateSeconds: num('BENCH_RATE_SECONDS', quick ? 2 : 3),
+  warmupSeconds: num('BENCH_WARMUP_SECONDS', 1),
+  connections: num('BENCH_CONNECTIONS', 32),
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+  profile: process.env.BENCH_PROFILE === '1',
+};
+const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim());
+const scenarios = SCENARIOS.filter((s) => only === undefined || only.includes(s.name) || only.includes(s.name.split(' ')[0] ?? ''));
+
+type TargetName = 'proxy' | 'memory' | 'redis' | 'baseline';
+/** Another checkout of the gateway (a directory), run in-memory next to this one: before/after in one run. */
+const baselineDir = process.env.BENCH_BASELINE;
+/** BENCH_BASELINE_ENV=LOG_LEVEL=warn,… : settings of the baseline gateway only (what a setting costs). */
+const baselineEnv = (): Record<string, string> =>
+  Object.fromEntries(
+    (process.env.BENCH_BASELINE_ENV ?? '')
+      .split(',')
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+const TARGETS: readonly TargetName[] = baselineDir === undefined ? ['proxy', 'memory', 'redis'] : ['proxy', 'memory', 'baseline', 'redis'];
+
+interface Round {
+  target: TargetName;
+  scenario: string;
+  round: number;
+  unitsPerSecond: number;
+  units: number;
+  failed: number;
+  cpuSeconds: number;
+  redisCommands?: CommandCounts;
+}
+
+const started = Date.now();
+const outDir = 'bench-results';
+mkdirSync(`${outDir}/profiles`, { recursive: true });
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+const children: Child[] = [];
+async function start(): Promise<
+  Record<Exclude<TargetName, 'baseline'>, Child> & { baseline?: Child; redisUrl: string; sandbox: Child; redisServer: Child }
+> {
+  const redisPort = await freePort();
+  const redisServer = await spawnChild({
+    name: 'redis-server',
+    command: 'redis-server',
+    args: ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    env: {},
+    port: redisPort,
+    tcpReady: true,
+  });
+  children.push(redisServer);
+  const redisUrl = `redis://127.0.0.1:${redisPort}`;
+
+  const sandboxPort = await freePort();
+  const sandbox = await spawnChild({
+    name: 'sandbox',
+    args: ['sandbox/main.ts'],
+    env: { PORT: String(sandboxPort), UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN },
+    port: sandboxPort,
+  });
+  children.push(sandbox);
+
+  const proxyPort = await freePort();
+  const proxy = await spawnChild({
+    name: 'proxy',
+    args: ['scripts/bench/proxy.ts'],
+    env: { PORT: String(proxyPort), UPSTREAM_URL: sandbox.url, LOG_LEVEL: settings.logLevel },
+    port: proxyPort,
+  });
+  children.push(proxy);
+
+  const gatewayEnv = {
+    HOST: '127.0.0.1',
+    ADMIN_PORT: '0',
+    UPSTREAM_URL: sandbox.url,
+    UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
+    LOG_LEVEL: settings.logLevel,
+    NODE_ENV: 'production',
+    CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
+  };
+  const profileFlags = (name: string) =>
+    settings.profile
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${outDir}/profiles`,
+          `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`,
+          '--heapsnapshot-signal=SIGUSR2',
+          `--diagnostic-dir=${outDir}/profiles`,
+        ]
+      : [];
+  const memoryPort = await freePort();
+  const memory = await spawnChild({
+    name: 'gateway (memory)',
+    args: ['src/server.ts'],
+    nodeFlags: profileFlags('memory'),
+    env: { ...gatewayEnv, PORT: String(memoryPort), RATE_LIMITS: 'off' },
+    port: memoryPort,
+    readyPath: '/livez',
+  });
+  children.push(memory);
+
+  let baseline: Child | undefined;
+  if (baselineDir !== undefined) {
+    const baselinePort = await freePort();
+    baseline = await spawnChild({
+      name: 'gateway (baseline)',
+      args: [`${baselineDir}/src/server.ts`],
+      nodeFlags: profileFlags('baseline'),
+      env: { ...gatewayEnv, PORT: String(baselinePort), RATE_LIMITS: 'off', ...baselineEnv() },
+      port: baselinePort,
+      readyPath: '/livez',
+    });
+    children.push(baseline);
+  }
+
+  const redisGatewayPort = await freePort();
+  const big = '1000000000';
+  const redis = await spawnChild({
+    name: 'gateway (redis)',
+    args: ['src/server.ts'],
+    nodeFlags: profileFlags('redis'),
+    env: {
+      ...gatewayEnv,
+      PORT: String(redisGatewayPort),
+      REDIS_URL: redisUrl,
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_READ_PER_MINUTE: big,
+      RATE_LIMIT_READ_PER_DAY: big,
+      RATE_LIMIT_SEARCH_PER_MINUTE: big,
+      RATE_LIMIT_WRITE_PER_MINUTE: big,
+      RATE_LIMIT_WRITE_PER_DAY: big,
+    },
+    port: redisGatewayPort,
+    readyPath: '/livez',
+  });
+  children.push(redis);
+  return { proxy, memory, redis, redisUrl, sandbox, redisServer, ...(baseline === undefined ? {} : { baseline }) };
+}
+
+async function stopAll(): Promise<void> {
+  for (const c of children.reverse()) await c.stop().catch(() => undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+const procs: Partial<Record<TargetName, Child>> & { redis: Child; memory: Child; proxy: Child; redisUrl: string; sandbox: Child } =
+  await start().catch(async (err: unknown) => {
+    await stopAll();
+    throw err;
+  });
+process.on('SIGINT', () => {
+  void stopAll().then(() => process.exit(130));
+});
+const redisClient = new Redis(procs.redisUrl);
+
+// Opinions cost coins; enough for any run.
+await fetch(`${procs.sandbox.url}/sandbox/admin/wallet/grant`, {
+  method: 'POST',
+  headers: { 'x-service-token': SERVICE_TOKEN, 'content-type': 'application/json' },
+  body: JSON.stringify({ userId: USERS.alice, currency: 'COIN', amount: 100_000_000 }),
+}).then((r) => r.arrayBuffer());
+
+const stepsOf = (s: Scenario, t: TargetName) => (t === 'proxy' ? s.proxy : s.gateway);
+const targetsOf = (s: Scenario) => TARGETS.filter((t) => stepsOf(s, t) !== undefined && !(t === 'proxy' && s.proxyOf !== undefined));
+const isMcp = (s: Scenario) => s.gateway[0]?.path === '/mcp';
+
+function drive(
+  s: Scenario,
+  t: TargetName,
+  extra: { duration?: number; amount?: number; overallRate?: number; connections?: number },
+): Promise<LoadResult> {
+  const steps = stepsOf(s, t) ?? [];
+  return load({
+    url: (procs[t] as Child).url,
+    steps,
+    connections: extra.connections ?? settings.connections,
+    duration: extra.duration,
+    amount: extra.amount,
+    overallRate: extra.overallRate,
+    ...(isMcp(s) && t !== 'proxy' ? { bodyFailed: mcpFailed } : {}),
+  });
+}
+
+log(
+  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, rate runs of ${settings.rateSeconds} s, log level ${settings.logLevel}`,
+);
+log(
+  `machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+
+// Sanity and warm-up: every target answers every scenario correctly before anything is timed.
+for (const s of scenarios) {
+  for (const t of targetsOf(s)) {
+    const r = await drive(s, t, { duration: settings.warmupSeconds });
+    if (r.ok === 0 || r.failed > 0) throw new Error(`${s.name} on ${t}: ${r.failed} failed, ${r.ok} ok; ${r.sample ?? ''}`);
+  }
+}
+
+const rounds: Round[] = [];
+for (let round = 0; round < settings.rounds; round++) {
+  for (const s of scenarios) {
+    const targets = targetsOf(s);
+    // Rotate the order each round, so no target is always first after a pause.
+    const order = targets.map((_, i) => targets[(i + round) % targets.length] as TargetName);
+    for (const t of order) {
+      const pid = (procs[t] as Child).pid;
+      const cpuBefore = cpuSeconds(pid);
+      const statsBefore = t === 'redis' ? await commandStats(redisClient) : undefined;
+      const r = await drive(s, t, { duration: settings.seconds });
+      const cpu = cpuSeconds(pid) - cpuBefore;
+      const units = r.ok / s.requestsPerUnit;
+      const entry: Round = {
+        target: t,
+        scenario: s.name,
+        round,
+        unitsPerSecond: units / r.seconds,
+        units,
+        failed: r.failed,
+        cpuSeconds: cpu,
+      };
+      if (statsBefore !== undefined) entry.redisCommands = commandDelta(statsBefore, await commandStats(redisClient));
+      rounds.push(entry);
+      if (r.failed > 0) log(`  warning: ${s.name} on ${t}: ${r.failed} failed (${r.sample ?? ''})`);
+    }
+  }
+  log(`round ${round + 1}/${settings.rounds} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+interface Figures {
+  unitsPerSecond: number;
+  cpuMicrosPerUnit: number;
+  p50?: number;
+  p99?: number;
+  rate?: number;
+  redisCommandsPerUnit?: number;
+  redisCommands?: CommandCounts;
+  roundTripsPerUnit?: number;
+  roundTrips?: CommandCounts;
+}
+const figures: Record<string, Partial<Record<TargetName, Figures>>> = {};
+const median = (xs: number[]) => {
+  const a = [...xs].sort((x, y) => x - y);
+  const m = Math.floor(a.length / 2);
+  return a.length % 2 === 1 ? (a[m] as number) : ((a[m - 1] as number) + (a[m] as number)) / 2;
+};
+for (const s of scenarios) {
+  figures[s.name] = {};
+  for (const t of targetsOf(s)) {
+    const mine = rounds.filter((r) => r.scenario === s.name && r.target === t);
+    const units = mine.reduce((a, r) => a + r.units, 0);
+    const f: Figures = {
+      unitsPerSecond: median(mine.map((r) => r.unitsPerSecond)),
+      cpuMicrosPerUnit: (mine.reduce((a, r) => a + r.cpuSeconds, 0) / units) * 1e6,
+    };
+    if (t === 'redis') {
+      const sum: CommandCounts = {};
+      for (const r of mine) for (const [k, v] of Object.entries(r.redisCommands ?? {})) sum[k] = (sum[k] ?? 0) + v;
+      f.redisCommands = Object.fromEntries(Object.entries(sum).map(([k, v]) => [k, round2(v / units)]));
+      f.redisCommandsPerUnit = total(sum) / units;
+    }
+    (figures[s.name] as Record<TargetName, Figures>)[t] = f;
+  }
+}
+
+// Latency at a fixed rate: half of the slower gateway's throughput, for every target alike.
+for (const s of scenarios) {
+  const fs = figures[s.name] as Partial<Record<TargetName, Figures>>;
+  const rate = Math.max(
+    1,
+    Math.floor((Math.min(fs.memory?.unitsPerSecond ?? Infinity, fs.redis?.unitsPerSecond ?? Infinity) * s.requestsPerUnit) / 2),
+  );
+  for (const t of targetsOf(s)) {
+    const r = await drive(s, t, { duration: settings.rateSeconds, overallRate: rate });
+    const f = fs[t] as Figures;
+    f.rate = rate;
+    f.p50 = r.p50;
+    f.p99 = r.p99;
+  }
+}
+log(`latency runs done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+
+// Round trips: a short sequential pass on the Redis gateway with MONITOR on.
+for (const s of scenarios) {
+  const units = 50;
+  const seen = await roundTrips(procs.redisUrl, async () => {
+    await drive(s, 'redis', { amount: units * s.requestsPerUnit, connections: 1 });
+  });
+  const f = figures[s.name]?.redis as Figures;
+  f.roundTrips = Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, round2(v / units)]));
+  f.roundTripsPerUnit = total(seen) / units;
+}
+
+const rss: Record<TargetName, number> = {
+  proxy: peakRssMb(procs.proxy.pid),
+  memory: peakRssMb(procs.memory.pid),
+  redis: peakRssMb(procs.redis.pid),
+  baseline: procs.baseline === undefined ? Number.NaN : peakRssMb(procs.baseline.pid),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+const fx = (x: number | undefined, d = 2) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
+const floorOf = (s: Scenario): Figures | undefined => figures[s.proxyOf ?? s.name]?.proxy;
+
+log('');
+log(
+  [
+    'scenario'.padEnd(24),
+    'target'.padEnd(7),
+    'unit/s'.padStart(7),
+    '×proxy'.padStart(7),
+    'CPU µs'.padStart(7),
+    '×proxy'.padStart(7),
+    '@rate'.padStart(6),
+    'p50'.padStart(5),
+    'p99'.padStart(5),
+    'cmds'.padStart(5),
+    'trips'.padStart(5),
+  ].join(' '),
+);
+for (const s of scenarios) {
+  const floor = floorOf(s);
+  for (const t of targetsOf(s)) {
+    const f = figures[s.name]?.[t] as Figures;
+    log(
+      [
+        s.name.padEnd(24),
+        t.padEnd(7),
+        fx(f.unitsPerSecond, 0).padStart(7),
+        fx(floor === undefined ? undefined : f.unitsPerSecond / floor.unitsPerSecond).padStart(7),
+        fx(f.cpuMicrosPerUnit, 0).padStart(7),
+        fx(floor === undefined ? undefined : f.cpuMicrosPerUnit / floor.cpuMicrosPerUnit).padStart(7),
+        fx(f.rate, 0).padStart(6),
+        fx(f.p50, 0).padStart(5),
+        fx(f.p99, 0).padStart(5),
+        fx(f.redisCommandsPerUnit, 1).padStart(5),
+        fx(f.roundTripsPerUnit, 1).padStart(5),
+      ].join(' '),
+    );
+  }
+}
+log(
+  `peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)${baselineDir === undefined ? '' : `, baseline ${fx(rss.baseline, 0)}`}`,
+);
+log(
+  '(units: a request, or a preview + execution pair; p50/p99 in ms at the fixed rate "@rate" req/s; cmds: Redis commands per unit, scripts\' included; trips: round trips per unit)',
+);
+
+// One line of ratios: the owner read against the proxy, and MCP against REST.
+const summary: string[] = [];
+const me = figures['me'];
+if (me?.proxy !== undefined) {
+  const p = me.proxy;
+  const part = (t: TargetName) => {
+    const f = me[t];
+    return f === undefined
+      ? ''
+      : `${t} ${fx(f.unitsPerSecond / p.unitsPerSecond)}× req/s, ${fx(f.cpuMicrosPerUnit / p.cpuMicrosPerUnit)}× CPU, p99 ${fx((f.p99 ?? 0) - (p.p99 ?? 0), 0)} ms over, RSS ${fx(rss[t] / rss.proxy)}×`;
+  };
+  summary.push(`owner read vs proxy: ${part('memory')}; ${part('redis')}`);
+}
+for (const s of scenarios.filter((x) => x.restTwin !== undefined)) {
+  const mcp = figures[s.name]?.memory;
+  const rest = figures[s.restTwin as string]?.memory;
+  if (mcp !== undefined && rest !== undefined) {
+    summary.push(
+      `${s.name.replace('mcp ', 'MCP ')} vs REST ${fx(mcp.unitsPerSecond / rest.unitsPerSecond)}× req/s, ${fx(mcp.cpuMicrosPerUnit / rest.cpuMicrosPerUnit)}× CPU`,
+    );
+  }
+}
+const pair = figures['opinion preview+publish']?.redis;
+if (pair?.roundTripsPerUnit !== undefined) summary.push(`preview+execution: ${fx(pair.roundTripsPerUnit, 1)} Redis round trips`);
+if (me?.redis?.roundTripsPerUnit !== undefined) summary.push(`owner read: ${fx(me.redis.roundTripsPerUnit, 1)} Redis round trip(s)`);
+if (baselineDir !== undefined) {
+  summary.push(
+    `this checkout vs baseline (in-memory): ${scenarios
+      .map((s) => {
+        const f = figures[s.name];
+        const [a, b] = [f?.memory, f?.baseline];
+        return a === undefined || b === undefined
+          ? ''
+          : `${s.name} ${fx(a.unitsPerSecond / b.unitsPerSecond)}× req/s, ${fx(a.cpuMicrosPerUnit / b.cpuMicrosPerUnit)}× CPU`;
+      })
+      .filter((x) => x !== '')
+      .join('; ')}`,
+  );
+}
+log('');
+log(`SUMMARY ${summary.join(' | ')}`);
+
+const file = `${outDir}/bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+writeFileSync(
+  file,
+  JSON.stringify(
+    { settings, scenarios: scenarios.map((s) => s.name), rounds, figures, peakRssMb: rss, took: (Date.now() - started) / 1000 },
+    null,
+    2,
+  ),
+);
+log(`raw figures: ${file}; took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+redisClient.disconnect();
+await stopAll();

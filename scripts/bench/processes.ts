@@ -1,0 +1,127 @@
+/**
+ * The processes under test: spawned as children of the benchmark, so each one's CPU time and
+ * peak memory can be read from /proc/<pid> without any help from the process itself.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface Child {
+  name: string;
+  pid: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Children still running: killed when the benchmark exits, however it exits. */
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of live) c.kill('SIGKILL');
+});
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface SpawnOptions {
+  name: string;
+  args: string[];
+  env: Record<string, string>;
+  port: number;
+  /** A path that answers once the process serves (any HTTP status counts). */
+  readyPath?: string;
+  /** Extra node flags (e.g. --cpu-prof). */
+  nodeFlags?: string[];
+  /** Command other than node (redis-server). */
+  command?: string;
+  /** Readiness by TCP connect instead of HTTP. */
+  tcpReady?: boolean;
+}
+
+export async function spawnChild(opts: SpawnOptions): Promise<Child> {
+  const command = opts.command ?? process.execPath;
+  const args = opts.command === undefined ? [...(opts.nodeFlags ?? []), ...opts.args] : opts.args;
+  const child = spawn(command, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  // Log lines are read and dropped: the child pays for writing them, as it would in production.
+  let tail = '';
+  child.stdout?.on('data', () => undefined);
+  child.stderr?.on('data', (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-2000);
+  });
+  const url = `http://127.0.0.1:${opts.port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${opts.name} exited with ${child.exitCode}: ${tail}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${opts.name} did not start in 30 s: ${tail}`);
+    }
+    if (await answers(opts, url)) break;
+    await sleep(100);
+  }
+  if (child.pid === undefined) throw new Error(`${opts.name} has no pid`);
+
+  return { name: opts.name, pid: child.pid, url, stop: () => stopChild(child) };
+}
+
+async function answers(opts: SpawnOptions, url: string): Promise<boolean> {
+  if (opts.tcpReady === true) {
+    const { connect } = await import('node:net');
+    return new Promise((resolve) => {
+      const s = connect(opts.port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    });
+  }
+  try {
+    const res = await fetch(`${url}${opts.readyPath ?? '/'}`, { signal: AbortSignal.timeout(1000) });
+    await res.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const forced = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(forced);
+}
+
+/** CPU seconds (user + system) the process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return (utime + stime) / TICKS_PER_SECOND;
+}
+
+/** Peak resident set size (VmHWM) in MB. */
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmHWM:\s+(\d+) kB/.exec(status);
+  return m === null ? Number.NaN : Number(m[1]) / 1024;
+}

@@ -1,0 +1,86 @@
+/**
+ * Redis figures of the benchmark. The gateway under test gets a redis-server of its own (a
+ * child of the benchmark, nothing persisted), so no other client's commands blur the counts.
+ *
+ * - Commands per request: the difference of `INFO commandstats` around a measured run; this
+ *   counts what Lua scripts call too (each ZADD inside the limiter script is a command).
+ * - Round trips per request: a short separate pass with MONITOR on, counting the commands
+ *   clients sent (MONITOR names a script's own calls `lua`, and those are not round trips).
+ *   MONITOR slows Redis down, which is why it never runs during the timed rounds.
+ */
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import type { Redis } from 'ioredis';
+
+export type CommandCounts = Record<string, number>;
+
+export async function commandStats(redis: Redis): Promise<CommandCounts> {
+  const info = await redis.info('commandstats');
+  const out: CommandCounts = {};
+  for (const line of info.split('\n')) {
+    const m = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
+    if (m !== null && m[1] !== undefined) out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
+/** What ran between two snapshots, leaving out the benchmark's own INFO calls. */
+export function commandDelta(before: CommandCounts, after: CommandCounts): CommandCounts {
+  const out: CommandCounts = {};
+  for (const [name, calls] of Object.entries(after)) {
+    if (name === 'info' || name === 'monitor') continue;
+    const d = calls - (before[name] ?? 0);
+    if (d > 0) out[name] = d;
+  }
+  return out;
+}
+
+export function total(counts: CommandCounts): number {
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Watches the commands clients send (not those of scripts) while `work` runs. MONITOR is read
+ * from a plain socket: its lines are `<time> [<db> <client>] "<command>" "<arg>"…`, and a
+ * script's own calls name `lua` as the client.
+ */
+export async function roundTrips(url: string, work: () => Promise<void>): Promise<CommandCounts> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port || 6379), hostname);
+  await once(socket, 'connect');
+  const seen: CommandCounts = {};
+  let buffered = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl = buffered.indexOf('\r\n');
+    while (nl !== -1) {
+      count(buffered.slice(0, nl), seen);
+      buffered = buffered.slice(nl + 2);
+      nl = buffered.indexOf('\r\n');
+    }
+  });
+  socket.write('MONITOR\r\n');
+  // Requests a load run left queued in the gateway must be finished before counting starts.
+  await new Promise((r) => setTimeout(r, 1000));
+  for (const k of Object.keys(seen)) delete seen[k];
+  try {
+    await work();
+    await new Promise((r) => setTimeout(r, 200));
+  } finally {
+    socket.destroy();
+  }
+  return seen;
+}
+
+function count(line: string, seen: CommandCounts): void {
+  const m = /^\+?[\d.]+ \[\d+ ([^\]]+)\] "([^"]*)"(?: "([^"]*)")?/.exec(line);
+  if (m === null) return;
+  const [, source, command, firstArg] = m;
+  if (source === 'lua') return;
+  const name = (command ?? '').toLowerCase();
+  if (name === 'monitor' || name === 'info') return;
+  // The kill switch's poll (every 500 ms) is background, not the requests' doing.
+  if (name === 'get' && (firstArg ?? '').endsWith('kill-switch')) return;
+  seen[name] = (seen[name] ?? 0) + 1;
+}
