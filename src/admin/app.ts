@@ -18,7 +18,8 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { installErrorHandling } from '../http/error-handler.ts';
-import { genReqId, REQUEST_ID_HEADER } from '../http/request-id.ts';
+import { genReqId } from '../http/request-id.ts';
+import requestId from '../plugins/request-id.ts';
 import { KILL_MODES, KillSwitchUnavailableError, type KillSwitch } from '../killswitch/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
@@ -56,8 +57,8 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
   });
   installErrorHandling(app);
   app.removeContentTypeParser('text/plain');
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
+  await app.register(requestId);
+  app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
 

@@ -65,6 +65,12 @@ export function createMcpServer(ctx: McpRequestContext): Server {
   return server;
 }
 
+/** A tool call that qualifies for the direct path: its id and its parameters. */
+export interface DirectCall {
+  id: string | number;
+  params: { name: string; arguments?: Record<string, unknown> };
+}
+
 /**
  * The common request, one `tools/call` of a tool the caller may use, answered without the SDK's
  * per-request server and transport (web Request and Response objects, a zod parse of the
@@ -75,11 +81,6 @@ export function createMcpServer(ctx: McpRequestContext): Server {
  * goes through the SDK as before, so every refusal and edge case keeps its one implementation.
  * The answer is the same JSON-RPC response the SDK would send: `{result, jsonrpc, id}`.
  */
-export interface DirectCall {
-  id: string | number;
-  params: { name: string; arguments?: Record<string, unknown> };
-}
-
 export function directToolCall(
   body: unknown,
   headers: { accept?: string; 'content-type'?: string; 'mcp-protocol-version'?: string | string[] },
