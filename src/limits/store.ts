@@ -68,6 +68,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { allowed, now, windows: uses.map(({ spec, count, oldest }) => ({ spec, count, oldest })) };
   }
 
+  /** Windows held in memory (minute logs and day counters), so the sweep can be observed. */
+  get size(): number {
+    return this.#minute.size + this.#day.size;
+  }
+
   #calls = 0;
   /** Forget idle subjects now and then, so the maps cannot grow without bound. */
   #sweep(now: number): void {
