@@ -24,7 +24,7 @@ export default defineConfig({
       'test/confirm/**/*.test.ts',
       'test/limits/**/*.test.ts',
       'test/auth/**/*.test.ts',
-      'test/mappers/decimal.test.ts',
+      'test/mappers/decimal*.test.ts',
       'test/operations/writes/**/*.test.ts',
       'test/e2e/writes-order.test.ts',
       'test/e2e/writes-opinion.test.ts',

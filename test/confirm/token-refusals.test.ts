@@ -174,6 +174,16 @@ describe('confirm key configuration', () => {
     expect(keys.signingKid).toBe(kid);
   });
 
+  it('refuses an entry without a colon even when it would split into a valid id and a long secret', () => {
+    expect(() => parseConfirmKeys('a'.repeat(33), undefined)).toThrow(/CONFIRM_KEYS/);
+  });
+
+  it('answers CONFIRM_UNAVAILABLE when the signing key id has no secret', () => {
+    const tokens = new ConfirmTokens({ signingKid: 'k9', secrets: new Map() }, () => NOW);
+    expect(tokens.available).toBe(true);
+    expect(code(() => tokens.issue('place_order', alice.userId, alice.keyId, {}))).toBe('CONFIRM_UNAVAILABLE');
+  });
+
   it('has no signing key without configuration, and refuses a signing key id it does not hold', () => {
     expect(parseConfirmKeys(undefined, undefined)).toEqual({ signingKid: null, secrets: new Map() });
     expect(parseConfirmKeys('', undefined).signingKid).toBeNull();
