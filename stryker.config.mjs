@@ -24,6 +24,10 @@ export default {
   // not ship; naming a file that does not exist skips that. Type checking stays with
   // `npm run typecheck`.
   tsconfigFile: 'stryker-has-no-tsconfig.json',
+  // Reuse the results of the last run (under the git-ignored reports/) for every mutant whose
+  // code and covering tests did not change; `--force` tests everything again.
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
   concurrency: 2,
   timeoutMS: 10_000,
   tempDirName: 'reports/.stryker-tmp',

@@ -2,7 +2,8 @@
  * Writes the figures of the last Stryker run (reports/mutation/mutation.json) into
  * docs/reliability.md, between `<!-- mutation:begin -->` and `<!-- mutation:end -->`; the rest
  * of the page is left as it is. Run by `npm run test:mutation` after Stryker; on its own with
- * `node scripts/mutation-report.ts [report.json]`.
+ * `node scripts/mutation-report.ts [report.json ...]` (several reports of runs over disjoint modules
+ * are merged).
  *
  * Score per file, as Stryker counts it: (killed + timed out) / (killed + timed out + survived
  * + no coverage). Mutants disabled in the source as equivalent (and the texts stryker.ignorers.mjs
@@ -114,11 +115,17 @@ export function replaceSection(page: string, section: string): string {
   return `${page.slice(0, start + BEGIN.length)}\n${section}\n${page.slice(end)}`;
 }
 
+/** Several reports of runs over disjoint modules, as one (a later report wins for a file in both). */
+export function mergeReports(reports: Report[]): Report {
+  return { files: Object.assign({}, ...reports.map((r) => r.files)) };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const reportPath = process.argv[2] ?? new URL('../reports/mutation/mutation.json', import.meta.url).pathname;
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
+  const paths = process.argv.length > 2 ? process.argv.slice(2) : [new URL('../reports/mutation/mutation.json', import.meta.url).pathname];
+  const report = mergeReports(paths.map((p) => JSON.parse(readFileSync(p, 'utf8')) as Report));
+  const ranAt = new Date(Math.max(...paths.map((p) => statSync(p).mtime.getTime())));
   const page = new URL('../docs/reliability.md', import.meta.url);
-  const section = renderSection(report, statSync(reportPath).mtime);
+  const section = renderSection(report, ranAt);
   writeFileSync(page, replaceSection(readFileSync(page, 'utf8'), section));
   console.log(section);
 }
