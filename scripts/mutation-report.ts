@@ -65,7 +65,7 @@ export function score(f: Omit<FileFigures, 'file'>): number | null {
 
 const pct = (s: number | null) => (s === null ? 'n/a' : `${s.toFixed(1)}%`);
 
-export function renderSection(report: Report, ranAt: Date): string {
+export function renderSection(report: Report, ranAt: Date, runs = 1): string {
   const rows = figures(report);
   const total = rows.reduce(
     (t, r) => ({
@@ -80,7 +80,7 @@ export function renderSection(report: Report, ranAt: Date): string {
   );
   const below = rows.filter((r) => (score(r) ?? 100) < TARGET);
   const lines = [
-    `Last run: ${ranAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Score = (killed + timed out) / (killed + timed out + survived + no coverage); mutants disabled in the source as equivalent, and operation texts and log lines, are not scored.`,
+    `Last run: ${ranAt.toISOString().slice(0, 16).replace('T', ' ')} UTC${runs > 1 ? ` (${runs} runs of this configuration over disjoint modules, merged)` : ''}. Score = (killed + timed out) / (killed + timed out + survived + no coverage); mutants disabled in the source as equivalent, and operation texts and log lines, are not scored.`,
     '',
     '| Module | Score | Killed | Timed out | Survived | No coverage | Not scored |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -125,7 +125,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const report = mergeReports(paths.map((p) => JSON.parse(readFileSync(p, 'utf8')) as Report));
   const ranAt = new Date(Math.max(...paths.map((p) => statSync(p).mtime.getTime())));
   const page = new URL('../docs/reliability.md', import.meta.url);
-  const section = renderSection(report, ranAt);
+  const section = renderSection(report, ranAt, paths.length);
   writeFileSync(page, replaceSection(readFileSync(page, 'utf8'), section));
   console.log(section);
 }
