@@ -28,6 +28,7 @@ export function toBig(value: DecimalSource): Big {
 }
 
 /** `value` rounded to exactly `places` decimals, as a string such as "-12.3400". */
+// Stryker disable next-line StringLiteral: without a mode, big.js rounds half up by the constructor's own default
 export function decFixed(value: DecimalSource, places: number, mode: RoundingMode = 'half-up'): string {
   const text = toBig(value).toFixed(places, MODES[mode]);
   // big.js keeps the sign of a result that rounds to zero ("-0.0000"); the contract does not.
@@ -66,6 +67,7 @@ export function decRatio(numerator: DecimalSource, denominator: DecimalSource, p
 }
 
 /** a × b rounded to `places` (half away from zero unless said); the product itself is exact. */
+// Stryker disable next-line StringLiteral: without a mode, big.js rounds half up by the constructor's own default
 export function decProduct(a: DecimalSource, b: DecimalSource, places: number = 4, mode: RoundingMode = 'half-up'): string {
   return decFixed(toBig(a).times(toBig(b)), places, mode);
 }

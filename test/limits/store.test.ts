@@ -115,3 +115,27 @@ describe('decision', () => {
     expect(d.headers['retry-after']).toBe(String(d.retryAfter));
   });
 });
+
+describe('redis rate-limit store: what each window reports', () => {
+  it('reports no oldest entry for a day window, and the oldest request of a minute window in any position', async () => {
+    const s = new RedisRateLimitStore(redis, prefix);
+    const key = subject();
+    const windows = [day(10), minute(10)];
+    const first = await s.consume(key, windows);
+    await new Promise((r) => setTimeout(r, 5));
+    const second = await s.consume(key, windows);
+    expect(second.now).toBeGreaterThan(first.now);
+    expect(second.windows).toEqual([
+      { spec: day(10), count: 2, oldest: null },
+      { spec: minute(10), count: 2, oldest: first.now },
+    ]);
+  });
+
+  it('keeps a day window as one counter for the day, not a log of requests', async () => {
+    const s = new RedisRateLimitStore(redis, prefix);
+    const key = subject();
+    await s.consume(key, [day(10)]);
+    expect(await redis.type(s.key(key, 'read_day'))).toBe('hash');
+    expect(await redis.hget(s.key(key, 'read_day'), 'count')).toBe('1');
+  });
+});

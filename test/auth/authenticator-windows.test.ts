@@ -1,0 +1,161 @@
+/**
+ * The edges of the key verdict windows (docs/contract/auth.md#revocation): to the millisecond for
+ * positive and negative verdicts, across replicas through the shared store, and the no-I/O
+ * `isKnownValid` that the failure throttle relies on.
+ */
+import { describe, expect, it } from 'vitest';
+import { KeyAuthenticator, hashKey } from '../../src/auth/authenticator.ts';
+import { MemoryVerdictStore, type Verdict, type VerdictStore } from '../../src/auth/verdict-store.ts';
+import { ApiError } from '../../src/errors/api-error.ts';
+import { mapUpstreamError } from '../../src/upstream/errors.ts';
+import { UpstreamErrCode, type ApiKeyVerdict } from '../../src/upstream/internal-api.ts';
+
+const ctx = { requestId: 'r1', log: { warn: () => {}, error: () => {} } };
+const KEY = 'opk_test_bob_write_00000000000';
+const active: ApiKeyVerdict = { keyId: 'k2', userId: 'u-bob', scopes: ['READ'], state: 'ACTIVE', expiresAt: null };
+
+function backend(table: Record<string, ApiKeyVerdict | 'unknown'>) {
+  const calls: string[] = [];
+  return {
+    calls,
+    async call(_ctx: unknown, opts: { body?: unknown }) {
+      const { keyHash } = opts.body as { keyHash: string };
+      calls.push(keyHash);
+      const entry = Object.entries(table).find(([k]) => hashKey(k) === keyHash)?.[1] ?? 'unknown';
+      if (entry === 'unknown') throw mapUpstreamError(UpstreamErrCode.API_KEY_NOT_FOUND);
+      return entry;
+    },
+  };
+}
+
+function make(b: ReturnType<typeof backend>, clock: { t: number }, opts: { shared?: VerdictStore; negativeTtlMs?: number } = {}) {
+  return new KeyAuthenticator({
+    upstream: b as never,
+    shared: opts.shared ?? new MemoryVerdictStore(),
+    ttlMs: 60_000,
+    negativeTtlMs: opts.negativeTtlMs ?? 10_000,
+    maxEntries: 100,
+    now: () => clock.t,
+  });
+}
+
+async function status(p: Promise<unknown>): Promise<number> {
+  try {
+    await p;
+    return 200;
+  } catch (err) {
+    return (err as ApiError).status;
+  }
+}
+
+describe('verdict windows to the millisecond', () => {
+  it('asks again exactly when a negative verdict\'s window ends', async () => {
+    const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
+    const clock = { t: 0 };
+    const auth = make(backend(table), clock);
+    expect(await status(auth.authenticate(KEY, ctx))).toBe(401);
+    table[KEY] = active;
+    clock.t = 9_999;
+    expect(await status(auth.authenticate(KEY, ctx))).toBe(401);
+    clock.t = 10_000;
+    expect(await status(auth.authenticate(KEY, ctx))).toBe(200);
+  });
+
+  it('asks again exactly when a positive verdict\'s window ends', async () => {
+    const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: active };
+    const clock = { t: 0 };
+    const b = backend(table);
+    const auth = make(b, clock);
+    await auth.authenticate(KEY, ctx);
+    table[KEY] = { ...active, state: 'REVOKED' };
+    clock.t = 59_999;
+    expect(await status(auth.authenticate(KEY, ctx))).toBe(200);
+    clock.t = 60_000;
+    expect(await status(auth.authenticate(KEY, ctx))).toBe(401);
+    expect(b.calls).toHaveLength(2);
+  });
+
+  it('never keeps a negative verdict longer than the revocation window', async () => {
+    const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
+    const clock = { t: 0 };
+    const auth = make(backend(table), clock, { negativeTtlMs: 120_000 });
+    expect(await status(auth.authenticate(KEY, ctx))).toBe(401);
+    table[KEY] = active;
+    clock.t = 60_000;
+    expect(await status(auth.authenticate(KEY, ctx))).toBe(200);
+  });
+
+  it('refuses a key whose expiry is the instant the backend checked it', async () => {
+    const clock = { t: 5_000 };
+    expect(await status(make(backend({ [KEY]: { ...active, expiresAt: 5_000 } }), clock).authenticate(KEY, ctx))).toBe(401);
+    expect(await status(make(backend({ [KEY]: { ...active, expiresAt: 5_001 } }), clock).authenticate(KEY, ctx))).toBe(200);
+  });
+});
+
+describe('the shared verdict store', () => {
+  it('stores each verdict for what is left of its window', async () => {
+    const sets: Array<[boolean, number]> = [];
+    const inner = new MemoryVerdictStore();
+    const spy: VerdictStore = {
+      get: (h) => inner.get(h),
+      set: async (h, v, ttl) => {
+        sets.push([v.valid, ttl]);
+        await inner.set(h, v, ttl);
+      },
+    };
+    const clock = { t: 0 };
+    await make(backend({ [KEY]: active }), clock, { shared: spy }).authenticate(KEY, ctx);
+    await status(make(backend({}), clock, { shared: spy }).authenticate('opk_test_nobody_0000000000000', ctx));
+    expect(sets).toEqual([
+      [true, 60_000],
+      [false, 10_000],
+    ]);
+  });
+
+  it('does not take a spent verdict from the shared store: it asks the backend', async () => {
+    const shared = new MemoryVerdictStore();
+    const stale: Verdict = { valid: true, userId: 'u-bob', keyId: 'k2', scopes: ['read'], expiresAt: null, checkedAt: 0 };
+    await shared.set(hashKey(KEY), stale, 60_000);
+    const b = backend({ [KEY]: { ...active, state: 'REVOKED' } });
+    const clock = { t: 60_000 };
+    expect(await status(make(b, clock, { shared }).authenticate(KEY, ctx))).toBe(401);
+    expect(b.calls).toHaveLength(1);
+  });
+
+  it('takes a live verdict from the shared store without asking the backend', async () => {
+    const shared = new MemoryVerdictStore();
+    const live: Verdict = { valid: true, userId: 'u-bob', keyId: 'k2', scopes: ['read', 'write'], expiresAt: null, checkedAt: 0 };
+    await shared.set(hashKey(KEY), live, 60_000);
+    const b = backend({});
+    const caller = await make(b, { t: 59_999 }, { shared }).authenticate(KEY, ctx);
+    expect(caller).toEqual({ userId: 'u-bob', keyId: 'k2', keyHash: hashKey(KEY), scopes: new Set(['read', 'write']) });
+    expect(b.calls).toEqual([]);
+  });
+});
+
+describe('isKnownValid', () => {
+  it('is true only for a valid verdict this replica holds, inside its window and before the key expires', async () => {
+    const clock = { t: 0 };
+    const auth = make(backend({ [KEY]: { ...active, expiresAt: 30_000 } }), clock);
+    expect(auth.isKnownValid(KEY)).toBe(false);
+    await auth.authenticate(KEY, ctx);
+    expect(auth.isKnownValid(KEY)).toBe(true);
+    clock.t = 29_999;
+    expect(auth.isKnownValid(KEY)).toBe(true);
+    clock.t = 30_000;
+    expect(auth.isKnownValid(KEY)).toBe(false);
+  });
+
+  it('is false once the window is spent, and for refused keys', async () => {
+    const clock = { t: 0 };
+    const auth = make(backend({ [KEY]: active }), clock);
+    await auth.authenticate(KEY, ctx);
+    clock.t = 59_999;
+    expect(auth.isKnownValid(KEY)).toBe(true);
+    clock.t = 60_000;
+    expect(auth.isKnownValid(KEY)).toBe(false);
+    const other = 'opk_test_unknown_000000000000';
+    await status(auth.authenticate(other, ctx));
+    expect(auth.isKnownValid(other)).toBe(false);
+  });
+});

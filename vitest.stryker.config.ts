@@ -1,0 +1,45 @@
+/**
+ * The tests Stryker runs against each mutant of the money and limits path (stryker.config.mjs):
+ * the unit suites of those modules, and the end-to-end suites that drive the previews and
+ * executions through a real gateway (the only tests that reach some of their branches). Other
+ * suites reach none of the mutated code, or only through child processes Stryker cannot see.
+ */
+import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Unit suites first, end-to-end suites last: Stryker stops a mutant's run at its first failing
+ * test, so a mutant the fast suites kill never pays for booting a gateway.
+ */
+class UnitFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => (f.moduleId.includes('/test/e2e/') ? 1 : 0);
+    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
+  }
+}
+
+export default defineConfig({
+  test: {
+    include: [
+      'test/confirm/**/*.test.ts',
+      'test/limits/**/*.test.ts',
+      'test/auth/**/*.test.ts',
+      'test/mappers/decimal*.test.ts',
+      'test/operations/writes/**/*.test.ts',
+      'test/e2e/writes-order.test.ts',
+      'test/e2e/writes-opinion.test.ts',
+      'test/e2e/writes-back.test.ts',
+      'test/e2e/writes-token.test.ts',
+      'test/e2e/foundation-auth.test.ts',
+      'test/e2e/limits-burst.test.ts',
+    ],
+    exclude: [...configDefaults.exclude, '.stryker-tmp/**', 'reports/**'],
+    environment: 'node',
+    globalSetup: ['test/setup/redis-preflight.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    sequence: { sequencer: UnitFirst },
+    reporters: ['default'],
+  },
+});
