@@ -13,13 +13,7 @@ export default {
   },
   // Each mutant runs only the tests that reached it in the initial run.
   coverageAnalysis: 'perTest',
-  mutate: [
-    'src/confirm/**/*.ts',
-    'src/limits/**/*.ts',
-    'src/auth/**/*.ts',
-    'mappers/decimal.ts',
-    'src/operations/writes/**/*.ts',
-  ],
+  mutate: ['src/confirm/**/*.ts', 'src/limits/**/*.ts', 'src/auth/**/*.ts', 'mappers/decimal.ts', 'src/operations/writes/**/*.ts'],
   // Stryker reads tsconfig.json through the TypeScript compiler API, which TypeScript 7 does
   // not ship; naming a file that does not exist skips that. Type checking stays with
   // `npm run typecheck`.

@@ -9,7 +9,12 @@ const LOG_METHODS = new Set(['debug', 'info', 'warn', 'error']);
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'operation-text', {
     shouldIgnore(path) {
-      if (path.isObjectProperty() && !path.node.computed && path.node.key.type === 'Identifier' && TEXT_PROPERTIES.has(path.node.key.name)) {
+      if (
+        path.isObjectProperty() &&
+        !path.node.computed &&
+        path.node.key.type === 'Identifier' &&
+        TEXT_PROPERTIES.has(path.node.key.name)
+      ) {
         return 'Operation title or description: documentation text, not behaviour';
       }
       if (

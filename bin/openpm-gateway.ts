@@ -90,17 +90,31 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
 }
 
-async function call(adminUrl: string, method: 'GET' | 'PUT', body: unknown, token: string | undefined, timeoutMs: number): Promise<unknown> {
+async function call(
+  adminUrl: string,
+  method: 'GET' | 'PUT',
+  body: unknown,
+  token: string | undefined,
+  timeoutMs: number,
+): Promise<unknown> {
   const url = `${adminUrl}/kill-switch`;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const why = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? (err as Error).message);
+    const why =
+      (err as Error).name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : (cause?.code ?? cause?.message ?? (err as Error).message);
     throw new CommandError(`cannot reach the admin server at ${adminUrl} (${why}); set --admin or ADMIN_URL`);
   }
   const text = await res.text();
@@ -114,7 +128,11 @@ async function call(adminUrl: string, method: 'GET' | 'PUT', body: unknown, toke
     const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
     const what = error !== undefined ? `${error.code ?? 'ERROR'}: ${error.message ?? ''}` : text.slice(0, 200);
     const hint =
-      res.status === 401 ? ' (pass --token or set ADMIN_TOKEN)' : res.status === 404 ? ' (is --admin the admin port, not the public one?)' : '';
+      res.status === 401
+        ? ' (pass --token or set ADMIN_TOKEN)'
+        : res.status === 404
+          ? ' (is --admin the admin port, not the public one?)'
+          : '';
     throw new CommandError(`${method} ${url} failed with HTTP ${res.status}: ${what}${hint}`);
   }
   if (parsed === undefined) throw new CommandError(`${method} ${url}: the answer is not JSON`);

@@ -31,8 +31,7 @@ export function mapPredictionComment(opinion: Opinion, ctx: MapContext): Comment
     like_count: opinion.likeCount,
     reply_count: opinion.replyCount,
     is_creator_comment: opinion.isCreator,
-    author_position:
-      stance === null ? null : { label: STANCE_LABEL[stance.kind], option_name: pickText(stance.outcomeLabel, ctx.lang) },
+    author_position: stance === null ? null : { label: STANCE_LABEL[stance.kind], option_name: pickText(stance.outcomeLabel, ctx.lang) },
     url: urls.opinion(ctx, opinion.marketId, opinion.opinionId),
   };
 }
@@ -53,13 +52,15 @@ export function mapPollComment(comment: PollComment, pollId: string, ctx: MapCon
   };
 }
 
-export function mapPredictionCommentList(
-  page: z.infer<typeof OpinionPage>,
-  ctx: MapContext,
-  nextCursor: string | null,
-): CommentList {
+export function mapPredictionCommentList(page: z.infer<typeof OpinionPage>, ctx: MapContext, nextCursor: string | null): CommentList {
   const shown = page.items.filter((o) => o.parentId === null && visibleToOthers(o));
-  return { ...toList(shown.map((o) => mapPredictionComment(o, ctx)), nextCursor), gated: false };
+  return {
+    ...toList(
+      shown.map((o) => mapPredictionComment(o, ctx)),
+      nextCursor,
+    ),
+    gated: false,
+  };
 }
 
 /** A vote-gated page is empty and final (`gated: true`), whatever items came with it. */
@@ -71,5 +72,11 @@ export function mapPollCommentList(
 ): CommentList {
   if (page.locked) return { ...toList([], null), gated: true };
   const shown = page.items.filter((c) => c.parentId === null);
-  return { ...toList(shown.map((c) => mapPollComment(c, pollId, ctx)), nextCursor), gated: false };
+  return {
+    ...toList(
+      shown.map((c) => mapPollComment(c, pollId, ctx)),
+      nextCursor,
+    ),
+    gated: false,
+  };
 }

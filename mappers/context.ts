@@ -23,8 +23,7 @@ export const urls = {
   prediction: (ctx: MapContext, id: string) => page(ctx, 'predictions', id),
   /** Share page of a poll (a different page from predictions). */
   poll: (ctx: MapContext, id: string) => page(ctx, 'polls', id),
-  topic: (ctx: MapContext, kind: TopicKind, id: string) =>
-    kind === 'prediction' ? urls.prediction(ctx, id) : urls.poll(ctx, id),
+  topic: (ctx: MapContext, kind: TopicKind, id: string) => (kind === 'prediction' ? urls.prediction(ctx, id) : urls.poll(ctx, id)),
   /** Public profile; handles are shown without `@`. */
   user: (ctx: MapContext, handle: string) => page(ctx, 'u', handle),
   /** An opinion on a prediction. */

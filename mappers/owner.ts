@@ -148,22 +148,17 @@ export function mapOwnerTopicCard(item: z.infer<typeof CreatedItem>, ctx: MapCon
 }
 
 /** GET /me/topics: the owner's own view, blocked topics included with their note. */
-export function mapOwnerTopicList(
-  page: z.infer<typeof CreatedPage>,
-  ctx: MapContext,
-  nextCursor: string | null,
-): OwnerTopicList {
-  return toList(page.items.map((item) => mapOwnerTopicCard(item, ctx)), nextCursor);
+export function mapOwnerTopicList(page: z.infer<typeof CreatedPage>, ctx: MapContext, nextCursor: string | null): OwnerTopicList {
+  return toList(
+    page.items.map((item) => mapOwnerTopicCard(item, ctx)),
+    nextCursor,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Ledgers
 
-export function mapLedgerEntry(
-  entry: UpstreamLedgerEntry,
-  currency: z.infer<typeof LedgerCurrency>,
-  ctx: MapContext,
-): LedgerEntry {
+export function mapLedgerEntry(entry: UpstreamLedgerEntry, currency: z.infer<typeof LedgerCurrency>, ctx: MapContext): LedgerEntry {
   const cur = currency === 'COIN' ? 'coin' : 'ruby';
   return {
     id: entry.entryId,

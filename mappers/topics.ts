@@ -53,10 +53,7 @@ export function mapPredictionOption(outcome: Outcome, ctx: MapContext): Predicti
   };
 }
 
-export function mapPredictionDetailOption(
-  outcome: MarketDetail['outcomes'][number],
-  ctx: MapContext,
-): PredictionDetailOption {
+export function mapPredictionDetailOption(outcome: MarketDetail['outcomes'][number], ctx: MapContext): PredictionDetailOption {
   return { ...mapPredictionOption(outcome, ctx), implied_price: dec4(outcome.price) };
 }
 
@@ -218,11 +215,13 @@ export function mapPollDetail(poll: UpstreamPollDetail, ctx: MapContext): PollDe
  * that hidden topics cannot leak; blocked topics are dropped and so is the owner-only
  * moderation note.
  */
-export function mapUserTopicList(
-  page: z.infer<typeof CreatedPage>,
-  ctx: MapContext,
-  nextCursor: string | null,
-): UserTopicList {
+export function mapUserTopicList(page: z.infer<typeof CreatedPage>, ctx: MapContext, nextCursor: string | null): UserTopicList {
   if (page.hidden) return { ...toList([], null), hidden: true };
-  return { ...toList(page.items.filter(topicItemVisible).map((item) => mapTopicItem(item, ctx)), nextCursor), hidden: false };
+  return {
+    ...toList(
+      page.items.filter(topicItemVisible).map((item) => mapTopicItem(item, ctx)),
+      nextCursor,
+    ),
+    hidden: false,
+  };
 }

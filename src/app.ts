@@ -103,4 +103,3 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   return app;
 }
-

@@ -23,7 +23,10 @@ function hostPortList(defaultPort: number) {
     .default('')
     .transform((s, ctx) => {
       const nodes: { host: string; port: number }[] = [];
-      for (const item of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+      for (const item of s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
         const m = /^(\[[0-9a-fA-F:]+\]|[^:\s[\]]+)(?::(\d{1,5}))?$/.exec(item);
         const port = m?.[2] === undefined ? defaultPort : Number(m[2]);
         if (m === null || m[1] === undefined || port < 1 || port > 65535) {
@@ -63,10 +66,17 @@ export const ConfigSchema = z
      * execution always ends while its pending confirm claim still holds (src/confirm/execute-once.ts).
      */
     UPSTREAM_TIMEOUT_MS: positiveMs
-      .max(MAX_UPSTREAM_TIMEOUT_MS, `must be at most ${MAX_UPSTREAM_TIMEOUT_MS} ms, so a write ends before its pending confirm claim expires`)
+      .max(
+        MAX_UPSTREAM_TIMEOUT_MS,
+        `must be at most ${MAX_UPSTREAM_TIMEOUT_MS} ms, so a write ends before its pending confirm claim expires`,
+      )
       .default(5_000),
     UPSTREAM_CONNECTIONS: z.coerce.number().int().positive().default(64),
-    UPSTREAM_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+    UPSTREAM_MAX_RESPONSE_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(4 * 1024 * 1024),
     /** Extra attempts of a GET after a connection error or 502/503/504 (never a POST), inside the deadline. */
     UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
     /** Consecutive failed backend calls that open the circuit breaker; 0 disables it. */
@@ -162,7 +172,11 @@ export const ConfigSchema = z
     }
     // A production deployment that forgot its backend must not serve the sandbox and its public demo keys.
     if (c.NODE_ENV === 'production' && c.UPSTREAM_URL === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['UPSTREAM_URL'], message: 'required when NODE_ENV=production (the sandbox never runs in production)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['UPSTREAM_URL'],
+        message: 'required when NODE_ENV=production (the sandbox never runs in production)',
+      });
     }
     if (c.UPSTREAM_URL !== undefined && c.UPSTREAM_SERVICE_TOKEN === undefined) {
       ctx.addIssue({ code: 'custom', path: ['UPSTREAM_SERVICE_TOKEN'], message: 'required when UPSTREAM_URL is set' });
@@ -247,5 +261,8 @@ export function configFrom(overrides: Partial<Record<keyof Config, string | numb
 export function parseTrustProxy(value: string): boolean | string[] {
   if (value === 'true') return true;
   if (value === 'false' || value === '') return false;
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

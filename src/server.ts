@@ -84,7 +84,9 @@ async function main(): Promise<void> {
       'running against the built-in sandbox backend; demo keys follow',
     );
     for (const k of embedded.demoKeys) process.stdout.write(`  demo key ${k.key}  ${k.note}\n`);
-    process.stdout.write(`  try: curl -H 'Authorization: Bearer ${embedded.demoKeys[0]?.key ?? ''}' ${base}${REST_PREFIX}/topic-categories\n`);
+    process.stdout.write(
+      `  try: curl -H 'Authorization: Bearer ${embedded.demoKeys[0]?.key ?? ''}' ${base}${REST_PREFIX}/topic-categories\n`,
+    );
     process.stdout.write(`  admin: ${adminBase}/metrics, ${adminBase}/kill-switch\n`);
   }
 

@@ -112,4 +112,3 @@ export class KeyAuthenticator {
     return v.checkedAt + window - this.#now();
   }
 }
-

@@ -8,10 +8,7 @@ export function isWellFormedKey(key: string): boolean {
   return KEY_RE.test(key);
 }
 
-export type BearerParse =
-  | { kind: 'missing' }
-  | { kind: 'malformed' }
-  | { kind: 'key'; key: string };
+export type BearerParse = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'key'; key: string };
 
 /** Parse an Authorization header: a Bearer scheme (case-insensitive) and a well-formed key. */
 export function parseBearer(header: string | undefined): BearerParse {

@@ -165,9 +165,9 @@ async function runClaimed<T extends object>(
       await store(deps, action, claims.jti, { status: apiError.status, body: apiError.toEnvelope(), headers: apiError.headers });
     } else {
       deps.onOutcome?.(action, 'failed');
-      await deps.claims.release(claims.jti, owner).catch((e: unknown) =>
-        deps.log.warn({ err: (e as Error).message, action }, 'confirm claim release failed; it expires by itself'),
-      );
+      await deps.claims
+        .release(claims.jti, owner)
+        .catch((e: unknown) => deps.log.warn({ err: (e as Error).message, action }, 'confirm claim release failed; it expires by itself'));
     }
     throw apiError;
   }
@@ -212,8 +212,15 @@ async function store(deps: ExecuteDeps, action: ConfirmAction, jti: string, outc
 
 function replay<T>(outcome: StoredOutcome): Executed<T> {
   if (outcome.status >= 400) {
-    const env = outcome.body as { error: { code: ConstructorParameters<typeof ApiError>[0]; message: string; details?: Record<string, unknown> } };
-    throw new ApiError(env.error.code, { message: env.error.message, details: env.error.details, headers: outcome.headers, status: outcome.status });
+    const env = outcome.body as {
+      error: { code: ConstructorParameters<typeof ApiError>[0]; message: string; details?: Record<string, unknown> };
+    };
+    throw new ApiError(env.error.code, {
+      message: env.error.message,
+      details: env.error.details,
+      headers: outcome.headers,
+      status: outcome.status,
+    });
   }
   return { status: 200, body: { ...(outcome.body as T), replayed: true } };
 }

@@ -37,7 +37,10 @@ export interface ConfirmKeys {
 /** Parse `CONFIRM_KEYS` ("kid:secret,kid2:secret2") and `CONFIRM_SIGNING_KID`. */
 export function parseConfirmKeys(spec: string | undefined, signingKid: string | undefined): ConfirmKeys {
   const secrets = new Map<string, Buffer>();
-  for (const part of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const at = part.indexOf(':');
     const kid = part.slice(0, at);
     const secret = part.slice(at + 1);
@@ -69,7 +72,12 @@ export class ConfirmTokens {
     return this.#keys.signingKid !== null;
   }
 
-  issue<P extends Record<string, unknown>>(action: ConfirmAction, userId: string, keyId: string, params: P): { token: string; claims: TokenClaims<P> } {
+  issue<P extends Record<string, unknown>>(
+    action: ConfirmAction,
+    userId: string,
+    keyId: string,
+    params: P,
+  ): { token: string; claims: TokenClaims<P> } {
     const kid = this.#keys.signingKid;
     // Stryker disable next-line ConditionalExpression: no secret is stored under a null key id, so the lookup answers undefined too
     const secret = kid === null ? undefined : this.#keys.secrets.get(kid);

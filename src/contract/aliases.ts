@@ -39,7 +39,10 @@ export function aliased<S extends z.ZodRawShape>(shape: S): S & AliasShape<S> {
   const out: Record<string, z.core.$ZodType> = { ...shape };
   for (const name of Object.keys(shape)) {
     if (!isReplacement(name)) continue;
-    out[ALIASES[name]] = Dec4.meta({ description: `Deprecated alias of \`${name}\`, always the same value. Removed in 3.0.0.`, deprecated: true });
+    out[ALIASES[name]] = Dec4.meta({
+      description: `Deprecated alias of \`${name}\`, always the same value. Removed in 3.0.0.`,
+      deprecated: true,
+    });
   }
   return out as S & AliasShape<S>;
 }
@@ -66,7 +69,9 @@ type RetiredValues = { [K in Retired]: (typeof RETIRED)[K]['value'] };
 export function retiredFields(): { [K in Retired]: z.ZodLiteral<RetiredValues[K]> } {
   const entries = Object.entries(RETIRED).map(([name, { value, replacement }]) => [
     name,
-    z.literal(value).meta({ description: `Deprecated, always "${value}": merged into \`${replacement}\`. Removed in 3.0.0.`, deprecated: true }),
+    z
+      .literal(value)
+      .meta({ description: `Deprecated, always "${value}": merged into \`${replacement}\`. Removed in 3.0.0.`, deprecated: true }),
   ]);
   return Object.fromEntries(entries) as { [K in Retired]: z.ZodLiteral<RetiredValues[K]> };
 }

@@ -9,7 +9,7 @@ export const AuthorPosition = z
     label: AuthorPositionLabel,
     option_name: z.string().meta({ description: 'The option concerned, localised.' }),
   })
-  .meta({ description: 'The author\'s side on the topic when they published.' });
+  .meta({ description: "The author's side on the topic when they published." });
 export type AuthorPosition = z.infer<typeof AuthorPosition>;
 
 export const Comment = z
@@ -20,8 +20,8 @@ export const Comment = z
     created_at: Timestamp,
     like_count: Count,
     reply_count: Count.meta({ description: 'Replies; they are not inlined.' }),
-    is_creator_comment: z.boolean().meta({ description: 'Written by the topic\'s creator.' }),
-    author_position: AuthorPosition.nullable().meta({ description: 'The author\'s position; null when not public or none.' }),
+    is_creator_comment: z.boolean().meta({ description: "Written by the topic's creator." }),
+    author_position: AuthorPosition.nullable().meta({ description: "The author's position; null when not public or none." }),
     url: ResourceUrl,
   })
   .meta({ description: 'A top-level comment (opinion) of a topic.' });
@@ -31,7 +31,7 @@ export const CommentList = z
   .strictObject({
     ...ListOf(Comment).shape,
     gated: z.boolean().meta({
-      description: 'True when the poll\'s comments are hidden until the viewer votes; `data` is then empty.',
+      description: "True when the poll's comments are hidden until the viewer votes; `data` is then empty.",
     }),
   })
   .meta({ description: 'A page of top-level comments.' });

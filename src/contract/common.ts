@@ -134,10 +134,11 @@ export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
  * A discriminated union of objects whose JSON Schema also says `type: "object"` at the root.
  * MCP requires a tool's outputSchema to be an object schema; a bare `oneOf` is refused.
  */
-export function objectUnion<
-  K extends string,
-  const T extends readonly [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]],
->(key: K, options: T, description: string) {
+export function objectUnion<K extends string, const T extends readonly [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]]>(
+  key: K,
+  options: T,
+  description: string,
+) {
   return z.discriminatedUnion(key, options).meta({ type: 'object', description });
 }
 

@@ -15,7 +15,7 @@ export type TopicStatus = z.infer<typeof TopicStatus>;
 
 export const ModerationStatus = z.enum(['approved', 'under_review', 'hidden']).meta({
   description:
-    'Moderation verdict. Public listings show only `approved` and `under_review` topics; `hidden` appears only on the owner\'s own topics.',
+    "Moderation verdict. Public listings show only `approved` and `under_review` topics; `hidden` appears only on the owner's own topics.",
 });
 export type ModerationStatus = z.infer<typeof ModerationStatus>;
 
@@ -31,7 +31,10 @@ export type AccountType = z.infer<typeof AccountType>;
 
 export const ContestStatus = z
   .enum(['upcoming', 'open', 'pending_reveal', 'settled', 'voided'])
-  .meta({ description: 'Contest lifecycle: `upcoming`, `open` for entries, `pending_reveal` until the answer is revealed, then `settled` or `voided`.' });
+  .meta({
+    description:
+      'Contest lifecycle: `upcoming`, `open` for entries, `pending_reveal` until the answer is revealed, then `settled` or `voided`.',
+  });
 export type ContestStatus = z.infer<typeof ContestStatus>;
 
 export const RefType = z.enum(['original', 'forward']).meta({
@@ -41,7 +44,7 @@ export type RefType = z.infer<typeof RefType>;
 
 export const AuthorPositionLabel = z.enum(['holder', 'sold', 'creator', 'voter']).meta({
   description:
-    '`holder`: holds a position on the option; `sold`: held one and sold it in the app; `creator`: the topic creator\'s side; `voter`: voted for the option (polls).',
+    "`holder`: holds a position on the option; `sold`: held one and sold it in the app; `creator`: the topic creator's side; `voter`: voted for the option (polls).",
 });
 export type AuthorPositionLabel = z.infer<typeof AuthorPositionLabel>;
 

@@ -7,7 +7,7 @@ export const OptionProbability = z
     option_id: z.string().min(1),
     probability: Dec4.meta({ description: 'Probability of the option at that time, 0..1.' }),
   })
-  .meta({ description: 'One option\'s probability at an instant.' });
+  .meta({ description: "One option's probability at an instant." });
 
 export const PricePoint = z
   .strictObject({ timestamp: Timestamp, probabilities: z.array(OptionProbability) })

@@ -23,7 +23,9 @@ export const Position = z
     stake_coins: Dec4.meta({ description: 'Coins spent on the position.' }),
     units: Dec4.meta({ description: 'Units bought; each pays ruby_multiplier rubies if the option is correct.' }),
     avg_price: Dec6.meta({ description: 'Coins paid per unit (stake / units), 6 decimal places.' }),
-    ruby_multiplier: Dec4.meta({ description: 'The highest boost multiplier so far among placement, settlement and sale; "1.0000" without a boost.' }),
+    ruby_multiplier: Dec4.meta({
+      description: 'The highest boost multiplier so far among placement, settlement and sale; "1.0000" without a boost.',
+    }),
     payout_if_correct_rubies: Dec4.nullable().meta({
       description: 'Guaranteed minimum payout if the option is correct: units × ruby_multiplier. Null once sold or refunded.',
     }),
@@ -31,7 +33,9 @@ export const Position = z
     sold: z.boolean().meta({ description: 'Sold in the app; a sold position is never settled or refunded.' }),
     sold_rubies: Dec4.nullable().meta({ description: 'Rubies received for the sale; null unless sold.' }),
     won: z.boolean().nullable().meta({ description: 'Whether the option won; null until settled, and for sold or refunded positions.' }),
-    payout_rubies: Dec4.nullable().meta({ description: 'Rubies paid at settlement; null until settled, and for sold or refunded positions.' }),
+    payout_rubies: Dec4.nullable().meta({
+      description: 'Rubies paid at settlement; null until settled, and for sold or refunded positions.',
+    }),
     created_at: Timestamp,
     url: ResourceUrl,
   })
@@ -45,30 +49,30 @@ export const Position = z
   })
   .meta({ description: 'A position of the key owner on a prediction.' });
 export type Position = z.infer<typeof Position>;
-export const PositionList = ListOf(Position).meta({ description: 'A page of the key owner\'s positions.' });
+export const PositionList = ListOf(Position).meta({ description: "A page of the key owner's positions." });
 export type PositionList = z.infer<typeof PositionList>;
 
 // ---------------------------------------------------------------------------------------------
 // Opinions
 
-export const OpinionReplyTo = z
-  .strictObject({ id: Uuid, excerpt: z.string() })
-  .meta({ description: 'The opinion this one replies to.' });
+export const OpinionReplyTo = z.strictObject({ id: Uuid, excerpt: z.string() }).meta({ description: 'The opinion this one replies to.' });
 
 export const OwnerOpinion = z
-  .strictObject(aliased({
-    id: Uuid,
-    topic_id: Uuid,
-    topic_title: z.string().meta({ description: 'Localised.' }),
-    content: z.string(),
-    side_option_id: Uuid,
-    side_option_label: z.string().meta({ description: 'The option the owner staked on when publishing, localised.' }),
-    reply_to: OpinionReplyTo.nullable(),
-    backer_count: Count,
-    ruby_payback: Dec4.meta({ description: 'Rubies earned from backers so far.' }),
-    created_at: Timestamp,
-    url: ResourceUrl,
-  }))
+  .strictObject(
+    aliased({
+      id: Uuid,
+      topic_id: Uuid,
+      topic_title: z.string().meta({ description: 'Localised.' }),
+      content: z.string(),
+      side_option_id: Uuid,
+      side_option_label: z.string().meta({ description: 'The option the owner staked on when publishing, localised.' }),
+      reply_to: OpinionReplyTo.nullable(),
+      backer_count: Count,
+      ruby_payback: Dec4.meta({ description: 'Rubies earned from backers so far.' }),
+      created_at: Timestamp,
+      url: ResourceUrl,
+    }),
+  )
   .superRefine(aliasesMatch)
   .meta({ description: 'An opinion published by the key owner.' });
 export type OwnerOpinion = z.infer<typeof OwnerOpinion>;
@@ -76,19 +80,21 @@ export const OwnerOpinionList = ListOf(OwnerOpinion).meta({ description: 'A page
 export type OwnerOpinionList = z.infer<typeof OwnerOpinionList>;
 
 export const BackedOpinion = z
-  .strictObject(aliased({
-    id: z.string().min(1).meta({ description: 'Id of the back.' }),
-    opinion_id: Uuid,
-    opinion_excerpt: z.string(),
-    author: UserRef,
-    topic_id: Uuid,
-    topic_title: z.string().meta({ description: 'Localised.' }),
-    seq: z.int().positive().meta({ description: 'The owner\'s seat in the backing relay.' }),
-    price_coins: Dec4.meta({ description: 'Coins paid for the seat.' }),
-    ruby_total: Dec4.meta({ description: 'Rubies received from the relay so far.' }),
-    created_at: Timestamp,
-    url: ResourceUrl,
-  }))
+  .strictObject(
+    aliased({
+      id: z.string().min(1).meta({ description: 'Id of the back.' }),
+      opinion_id: Uuid,
+      opinion_excerpt: z.string(),
+      author: UserRef,
+      topic_id: Uuid,
+      topic_title: z.string().meta({ description: 'Localised.' }),
+      seq: z.int().positive().meta({ description: "The owner's seat in the backing relay." }),
+      price_coins: Dec4.meta({ description: 'Coins paid for the seat.' }),
+      ruby_total: Dec4.meta({ description: 'Rubies received from the relay so far.' }),
+      created_at: Timestamp,
+      url: ResourceUrl,
+    }),
+  )
   .superRefine(aliasesMatch)
   .meta({ description: 'An opinion the key owner backed.' });
 export type BackedOpinion = z.infer<typeof BackedOpinion>;
@@ -102,10 +108,12 @@ const addedAt = Timestamp.meta({ description: 'When the topic was added to the w
 export const WatchedPrediction = z
   .strictObject({ ...PredictionCard.shape, added_at: addedAt })
   .meta({ description: 'A watched prediction: its card plus `added_at`.' });
-export const WatchedPoll = z.strictObject({ ...PollCard.shape, added_at: addedAt }).meta({ description: 'A watched poll: its card plus `added_at`.' });
+export const WatchedPoll = z
+  .strictObject({ ...PollCard.shape, added_at: addedAt })
+  .meta({ description: 'A watched poll: its card plus `added_at`.' });
 export const WatchlistItem = objectUnion('type', [WatchedPrediction, WatchedPoll], 'A watched topic: its card plus `added_at`.');
 export type WatchlistItem = z.infer<typeof WatchlistItem>;
-export const WatchlistList = ListOf(WatchlistItem).meta({ description: 'A page of the key owner\'s watchlist.' });
+export const WatchlistList = ListOf(WatchlistItem).meta({ description: "A page of the key owner's watchlist." });
 export type WatchlistList = z.infer<typeof WatchlistList>;
 
 // ---------------------------------------------------------------------------------------------
@@ -120,9 +128,9 @@ export const LedgerEntry = z
     balance_after: Dec4,
     topic_id: Uuid.nullable().meta({ description: 'The topic concerned; null when none.' }),
     created_at: Timestamp,
-    url: ResourceUrl.meta({ description: 'The owner\'s wallet history page for this currency.' }),
+    url: ResourceUrl.meta({ description: "The owner's wallet history page for this currency." }),
   })
-  .meta({ description: 'One movement of the key owner\'s coins or rubies.' });
+  .meta({ description: "One movement of the key owner's coins or rubies." });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 export const LedgerList = ListOf(LedgerEntry).meta({ description: 'A page of ledger entries, newest first.' });
 export type LedgerList = z.infer<typeof LedgerList>;

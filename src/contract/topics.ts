@@ -105,10 +105,7 @@ export type PollCard = z.infer<typeof PollCard>;
 export const TopicCard = objectUnion('type', [PredictionCard, PollCard], 'A topic as listed: a prediction or a poll (see `type`).');
 export type TopicCard = z.infer<typeof TopicCard>;
 
-const moderationNote = z
-  .string()
-  .nullable()
-  .meta({ description: 'Why moderation acted on this topic; null when it did not.' });
+const moderationNote = z.string().nullable().meta({ description: 'Why moderation acted on this topic; null when it did not.' });
 
 export const OwnerPredictionCard = z
   .strictObject({ ...PredictionCard.shape, moderation_note: moderationNote })
@@ -130,9 +127,7 @@ export const TopicCategoryRef = z
   .strictObject({ id: Uuid, name: z.string().meta({ description: 'Category name, localised.' }) })
   .meta({ description: 'The category channel of the topic.' });
 
-export const TopicRef = z
-  .strictObject({ type: RefType, url: Url })
-  .meta({ description: 'Forwarding attribution of the topic.' });
+export const TopicRef = z.strictObject({ type: RefType, url: Url }).meta({ description: 'Forwarding attribution of the topic.' });
 
 export const StakeRules = z
   .strictObject({
@@ -175,9 +170,7 @@ export const PredictionDetail = z
   .meta({ description: 'A prediction in full.' });
 export type PredictionDetail = z.infer<typeof PredictionDetail>;
 
-export const PollDetail = z
-  .strictObject({ ...PollCard.shape, ...detailCommon })
-  .meta({ description: 'A poll in full.' });
+export const PollDetail = z.strictObject({ ...PollCard.shape, ...detailCommon }).meta({ description: 'A poll in full.' });
 export type PollDetail = z.infer<typeof PollDetail>;
 
 export const TopicDetail = objectUnion('type', [PredictionDetail, PollDetail], 'A topic in full: a prediction or a poll (see `type`).');

@@ -26,5 +26,5 @@ export const MyProfile = z
     ...retiredFields(),
     created_at: Timestamp.meta({ description: 'When the account was registered.' }),
   })
-  .meta({ description: 'The key owner\'s profile and balances.' });
+  .meta({ description: "The key owner's profile and balances." });
 export type MyProfile = z.infer<typeof MyProfile>;

@@ -17,7 +17,7 @@ import { UserRef } from './users.ts';
 
 export const OrderPreviewRequest = z
   .strictObject({
-    option_id: Uuid.meta({ description: 'Option to stake on, from the topic\'s `options`.' }),
+    option_id: Uuid.meta({ description: "Option to stake on, from the topic's `options`." }),
     // A JSON integer (integral in JSON Schema's sense, so 10.0 counts) up to MAX_AMOUNT_COINS:
     // one beyond the topic's range is STAKE_OUT_OF_RANGE (200), not a 400; strings, fractions,
     // zero, negatives and amounts over the cap are 400.
@@ -34,7 +34,7 @@ export const OrderPreviewRequest = z
         minimum: 1,
         maximum: MAX_AMOUNT_COINS,
         description:
-          'Stake in whole coins, as the user stated it. Never choose, infer or round it: ask the user. When omitted the topic\'s `stake_rules.default_coins` is used.',
+          "Stake in whole coins, as the user stated it. Never choose, infer or round it: ask the user. When omitted the topic's `stake_rules.default_coins` is used.",
       }),
   })
   .meta({ description: 'Body of POST /topics/{id}/order-preview.' });
@@ -43,7 +43,8 @@ export type OrderPreviewRequest = z.infer<typeof OrderPreviewRequest>;
 export const OpinionPreviewRequest = z
   .strictObject({
     content: z.string().meta({
-      description: 'Opinion text, 1 to 500 characters; control characters (but tab and newline) and bidirectional formatting characters are refused.',
+      description:
+        'Opinion text, 1 to 500 characters; control characters (but tab and newline) and bidirectional formatting characters are refused.',
     }),
     reply_to_opinion_id: Uuid.nullable().optional().meta({ description: 'The opinion replied to, if any.' }),
   })
@@ -82,13 +83,9 @@ function tokenXorReason(can: boolean, v: { reason?: unknown; confirm_token?: unk
   expect('expires_at', can);
 }
 
-export const OrderPreviewReason = z.enum([
-  'TOPIC_CLOSED',
-  'ALREADY_STAKED',
-  'INSUFFICIENT_BALANCE',
-  'MECHANISM_UNSUPPORTED',
-  'STAKE_OUT_OF_RANGE',
-]).meta({ description: 'Why an order cannot be placed now.' });
+export const OrderPreviewReason = z
+  .enum(['TOPIC_CLOSED', 'ALREADY_STAKED', 'INSUFFICIENT_BALANCE', 'MECHANISM_UNSUPPORTED', 'STAKE_OUT_OF_RANGE'])
+  .meta({ description: 'Why an order cannot be placed now.' });
 export type OrderPreviewReason = z.infer<typeof OrderPreviewReason>;
 
 export const OrderSummary = z
@@ -96,13 +93,16 @@ export const OrderSummary = z
     topic_title: z.string(),
     option_label: z.string(),
     stake_coins: Dec4.meta({
-      description: 'Coins the order spends: the requested amount, or `stake_rules.default_coins` when omitted; echoed unclamped with STAKE_OUT_OF_RANGE.',
+      description:
+        'Coins the order spends: the requested amount, or `stake_rules.default_coins` when omitted; echoed unclamped with STAKE_OUT_OF_RANGE.',
     }),
     balance_before: Dec4,
     balance_after: Dec4.meta({ description: 'Equals `balance_before` when the order cannot be placed.' }),
     price_now: Dec4.meta({ description: 'Current price of the option.' }),
     price_after: Dec4OrEmpty.meta({ description: 'Marginal price once this order joins the book; empty when not meaningful.' }),
-    payout_if_correct_rubies: Dec4OrEmpty.meta({ description: 'units × ruby_multiplier: the guaranteed minimum payout; empty when not meaningful.' }),
+    payout_if_correct_rubies: Dec4OrEmpty.meta({
+      description: 'units × ruby_multiplier: the guaranteed minimum payout; empty when not meaningful.',
+    }),
     ruby_multiplier: Dec4OrEmpty.meta({ description: 'Boost multiplier live now, "1.0000" without a boost; empty when not meaningful.' }),
     avg_price: Dec6OrEmpty.meta({ description: 'Coins per unit for this fill (stake / units), 6 places; empty when not meaningful.' }),
     close_time: Timestamp,
@@ -113,7 +113,7 @@ export type OrderSummary = z.infer<typeof OrderSummary>;
 
 export const StakeRange = z
   .strictObject({ min_coins: Dec4, max_coins: Dec4 })
-  .meta({ description: 'The topic\'s stake range, with STAKE_OUT_OF_RANGE only.' });
+  .meta({ description: "The topic's stake range, with STAKE_OUT_OF_RANGE only." });
 
 export const OrderPreview = z
   .strictObject({
@@ -133,7 +133,9 @@ export const OrderPreview = z
   .meta({ description: 'Answer of order-preview. Nothing is charged.' });
 export type OrderPreview = z.infer<typeof OrderPreview>;
 
-export const OpinionPreviewReason = z.enum(['TOPIC_CLOSED', 'NO_POSITION', 'CONTENT_INVALID', 'SIDE_REQUIRED']).meta({ description: 'Why an opinion cannot be published now.' });
+export const OpinionPreviewReason = z
+  .enum(['TOPIC_CLOSED', 'NO_POSITION', 'CONTENT_INVALID', 'SIDE_REQUIRED'])
+  .meta({ description: 'Why an opinion cannot be published now.' });
 export type OpinionPreviewReason = z.infer<typeof OpinionPreviewReason>;
 
 export const OpinionSummary = z
@@ -162,31 +164,29 @@ export const OpinionPreview = z
   .meta({ description: 'Answer of opinion-preview. Nothing is charged.' });
 export type OpinionPreview = z.infer<typeof OpinionPreview>;
 
-export const BackPreviewReason = z.enum([
-  'OPINION_INACTIVE',
-  'ALREADY_BACKED',
-  'TOPIC_CLOSED',
-  'INSUFFICIENT_BALANCE',
-  'OPINION_BACK_FULL',
-]).meta({ description: 'Why a back cannot be placed now.' });
+export const BackPreviewReason = z
+  .enum(['OPINION_INACTIVE', 'ALREADY_BACKED', 'TOPIC_CLOSED', 'INSUFFICIENT_BALANCE', 'OPINION_BACK_FULL'])
+  .meta({ description: 'Why a back cannot be placed now.' });
 export type BackPreviewReason = z.infer<typeof BackPreviewReason>;
 
 const maxRelayPayback =
   'Conditional: the most this seat can receive, in rubies, if two more backers follow. Nothing is paid if nobody follows.';
 
 export const BackSummary = z
-  .strictObject(aliased({
-    topic_title: z.string(),
-    opinion_excerpt: z.string(),
-    author: UserRef,
-    backer_count: Count,
-    my_seq_if_now: z.int().positive().meta({ description: 'The seat the owner would take in the backing relay.' }),
-    price_coins: Dec4,
-    balance_before: Dec4,
-    balance_after: Dec4.meta({ description: 'Equals `balance_before` when the back cannot be placed.' }),
-    max_relay_payback_rubies: Dec4.meta({ description: maxRelayPayback }),
-    close_time: Timestamp,
-  }))
+  .strictObject(
+    aliased({
+      topic_title: z.string(),
+      opinion_excerpt: z.string(),
+      author: UserRef,
+      backer_count: Count,
+      my_seq_if_now: z.int().positive().meta({ description: 'The seat the owner would take in the backing relay.' }),
+      price_coins: Dec4,
+      balance_before: Dec4,
+      balance_after: Dec4.meta({ description: 'Equals `balance_before` when the back cannot be placed.' }),
+      max_relay_payback_rubies: Dec4.meta({ description: maxRelayPayback }),
+      close_time: Timestamp,
+    }),
+  )
   .superRefine(aliasesMatch)
   .meta({ description: 'What backing would do.' });
 export type BackSummary = z.infer<typeof BackSummary>;
@@ -206,7 +206,9 @@ export type BackPreview = z.infer<typeof BackPreview>;
 // ---------------------------------------------------------------------------------------------
 // Results of the executing operations
 
-const replayed = z.boolean().meta({ description: 'False on the first success; true when a retry with the same token answers the stored result.' });
+const replayed = z
+  .boolean()
+  .meta({ description: 'False on the first success; true when a retry with the same token answers the stored result.' });
 
 export const Order = z
   .strictObject({
@@ -228,18 +230,20 @@ export const Order = z
 export type Order = z.infer<typeof Order>;
 
 export const Back = z
-  .strictObject(aliased({
-    id: z.string().min(1),
-    opinion_id: Uuid,
-    topic_id: Uuid,
-    seq: z.int().positive(),
-    price_coins: Dec4,
-    balance_after: Dec4,
-    max_relay_payback_rubies: Dec4.meta({ description: maxRelayPayback }),
-    created_at: Timestamp,
-    url: ResourceUrl,
-    replayed,
-  }))
+  .strictObject(
+    aliased({
+      id: z.string().min(1),
+      opinion_id: Uuid,
+      topic_id: Uuid,
+      seq: z.int().positive(),
+      price_coins: Dec4,
+      balance_after: Dec4,
+      max_relay_payback_rubies: Dec4.meta({ description: maxRelayPayback }),
+      created_at: Timestamp,
+      url: ResourceUrl,
+      replayed,
+    }),
+  )
   .superRefine(aliasesMatch)
   .meta({ description: 'A placed back.' });
 export type Back = z.infer<typeof Back>;

@@ -181,17 +181,18 @@ const TAGS = [
   { name: 'Users', description: 'Topics other users created.' },
   {
     name: 'Account',
-    description: 'The key owner\'s own data: profile, positions, published and backed opinions, watchlist, ledgers, created topics.',
+    description: "The key owner's own data: profile, positions, published and backed opinions, watchlist, ledgers, created topics.",
   },
   {
     name: 'Orders',
-    description: 'Placing a position, in two phases: `order-preview` charges nothing and returns a token; `POST /orders` spends exactly the previewed stake.',
+    description:
+      'Placing a position, in two phases: `order-preview` charges nothing and returns a token; `POST /orders` spends exactly the previewed stake.',
   },
   {
     name: 'Opinions',
     description: 'Publishing an opinion, in two phases: `opinion-preview`, then `POST /opinions` with its token (strictly single-use).',
   },
-  { name: 'Backs', description: 'Backing another user\'s opinion, in two phases: `back-preview`, then `POST /backs` with its token.' },
+  { name: 'Backs', description: "Backing another user's opinion, in two phases: `back-preview`, then `POST /backs` with its token." },
 ] as const;
 type Tag = (typeof TAGS)[number]['name'];
 
@@ -224,7 +225,8 @@ function tagOf(op: Operation): Tag {
 
 const HEADERS: Record<string, Json> = {
   'X-RateLimit-Limit': {
-    description: 'Requests allowed in the binding minute window (the applicable window with the least remaining). Absent when limits are off.',
+    description:
+      'Requests allowed in the binding minute window (the applicable window with the least remaining). Absent when limits are off.',
     schema: { type: 'integer', minimum: 1 },
     example: 120,
   },
@@ -244,7 +246,8 @@ const HEADERS: Record<string, Json> = {
     example: 17,
   },
   'X-Request-Id': {
-    description: 'Id of this request, echoed from the request\'s `X-Request-Id` when it sent a usable one; quote it when reporting a problem.',
+    description:
+      "Id of this request, echoed from the request's `X-Request-Id` when it sent a usable one; quote it when reporting a problem.",
     schema: { type: 'string' },
     example: '1f0c6a4e-3b7d-4d8e-9a51-6c2f0e7b9d13',
   },
@@ -286,20 +289,31 @@ const SHARED_RESPONSES: Record<string, { status: number; description: string; he
     status: 403,
     description: '`FORBIDDEN_SCOPE`: the key lacks the `write` scope (`details.required_scope`); `USER_PUNISHED`: the account may not act.',
   },
-  NotFound: { status: 404, description: '`NOT_FOUND`: the resource is missing, or hidden by privacy or moderation; existence does not leak.' },
-  RequestTimeout: { status: 408, description: '`INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.' },
+  NotFound: {
+    status: 404,
+    description: '`NOT_FOUND`: the resource is missing, or hidden by privacy or moderation; existence does not leak.',
+  },
+  RequestTimeout: {
+    status: 408,
+    description: '`INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.',
+  },
   PayloadTooLarge: { status: 413, description: '`INVALID_ARGUMENT`: the request body is over 16 KiB.' },
   UriTooLong: { status: 414, description: '`INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).' },
   RateLimited: {
     status: 429,
-    description: '`RATE_LIMITED`: a window of this key is used up; wait `Retry-After` seconds (`details.retry_after`). A refused request consumes nothing.',
+    description:
+      '`RATE_LIMITED`: a window of this key is used up; wait `Retry-After` seconds (`details.retry_after`). A refused request consumes nothing.',
     headers: { 'Retry-After': header('Retry-After'), ...RATE_HEADERS },
   },
   HeadersTooLarge: {
     status: 431,
-    description: '`INVALID_ARGUMENT`: the request headers are over the server\'s limit (`details.field: "headers"`); the connection is closed.',
+    description:
+      '`INVALID_ARGUMENT`: the request headers are over the server\'s limit (`details.field: "headers"`); the connection is closed.',
   },
-  InternalError: { status: 500, description: '`INTERNAL`: an unexpected failure; `CONFIRM_UNAVAILABLE` on writes when tokens cannot be issued or checked.' },
+  InternalError: {
+    status: 500,
+    description: '`INTERNAL`: an unexpected failure; `CONFIRM_UNAVAILABLE` on writes when tokens cannot be issued or checked.',
+  },
   ServiceUnavailable: {
     status: 503,
     description: '`SERVICE_DISABLED`: the kill switch is on (every operation, or only writes).',
@@ -494,8 +508,11 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
       const bodyExamples = examplesOf(own?.requestBodies);
       requestBody = {
         required: true,
-        description: op.kind === 'execute' ? 'Exactly the token of the matching preview; any other field is refused.' : 'The action to preview.',
-        content: { 'application/json': { schema: ref(bodies.get(op) as string), ...(bodyExamples === undefined ? {} : { examples: bodyExamples }) } },
+        description:
+          op.kind === 'execute' ? 'Exactly the token of the matching preview; any other field is refused.' : 'The action to preview.',
+        content: {
+          'application/json': { schema: ref(bodies.get(op) as string), ...(bodyExamples === undefined ? {} : { examples: bodyExamples }) },
+        },
       };
     }
 
@@ -513,7 +530,8 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
     if (op.kind === 'execute') {
       responses['201'] = success(201, 'Executed (`replayed: false`).');
       // An output whose `replayed` can only be false is never replayed (publish_opinion: a retry is 409).
-      if (replays(op)) responses['200'] = success(200, 'A retry with the same token: the stored result, identical but for `replayed: true`.');
+      if (replays(op))
+        responses['200'] = success(200, 'A retry with the same token: the stored result, identical but for `replayed: true`.');
     } else {
       responses['200'] = success(200, op.kind === 'preview' ? 'The preview: nothing is charged.' : 'OK.');
     }
@@ -544,7 +562,11 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
   }
 
   const used = reachable({ paths, sharedResponses }, schemas);
-  const components = Object.fromEntries(Object.entries(schemas).filter(([id]) => used.has(id)).sort(([a], [b]) => a.localeCompare(b)));
+  const components = Object.fromEntries(
+    Object.entries(schemas)
+      .filter(([id]) => used.has(id))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 
   return {
     openapi: '3.1.0',
@@ -557,7 +579,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
       // package.json says UNLICENSED; SPDX names a license outside its list with LicenseRef-.
       license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: serverUrl, description: 'This gateway (relative to the page\'s origin).' }],
+    servers: [{ url: serverUrl, description: "This gateway (relative to the page's origin)." }],
     security: [{ apiKey: [] }],
     tags: TAGS.map((t) => ({ ...t })),
     'x-tagGroups': TAG_GROUPS,
@@ -568,7 +590,8 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'opk_live_… or opk_test_…',
-          description: 'A personal API key, sent as `Authorization: Bearer <key>`. Keys are created in the app; scopes are `read` or `read` + `write`.',
+          description:
+            'A personal API key, sent as `Authorization: Bearer <key>`. Keys are created in the app; scopes are `read` or `read` + `write`.',
         },
       },
       parameters: {

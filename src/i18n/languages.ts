@@ -27,9 +27,7 @@ const TO_APP: Readonly<Record<Language, AppLocaleTag>> = {
   ms: 'ms',
 };
 
-const FROM_APP: ReadonlyMap<string, Language> = new Map(
-  LANGUAGES.map((lang) => [TO_APP[lang], lang] as const),
-);
+const FROM_APP: ReadonlyMap<string, Language> = new Map(LANGUAGES.map((lang) => [TO_APP[lang], lang] as const));
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);

@@ -20,7 +20,12 @@ export function startupState(config: Config, now: () => number): KillState {
  * so a replica restarting during an incident never clears the switch.
  * Without Redis: this process's own switch, starting from KILL_SWITCH.
  */
-export async function createKillSwitch(config: Config, redis: RedisClient | null, log: KillSwitchLogger, now: () => number): Promise<KillSwitch> {
+export async function createKillSwitch(
+  config: Config,
+  redis: RedisClient | null,
+  log: KillSwitchLogger,
+  now: () => number,
+): Promise<KillSwitch> {
   if (redis === null) return new MemoryKillSwitch(startupState(config, now), now, log);
   return RedisKillSwitch.open(redis, {
     prefix: config.REDIS_KEY_PREFIX,

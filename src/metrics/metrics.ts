@@ -71,7 +71,7 @@ export class Metrics {
     });
     this.#operationDuration = new Histogram({
       name: 'openpm_operation_duration_seconds',
-      help: 'Time from the limit gate to the operation\'s answer, by operation.',
+      help: "Time from the limit gate to the operation's answer, by operation.",
       labelNames: ['operation'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [this.registry],

@@ -83,7 +83,12 @@ export class Invoker {
       if (op.scope === 'write' && writesDisabled(this.#services)) throw new ApiError('SERVICE_DISABLED');
       const lang = call.language === 'argument' ? languageArgument(op, raw) : call.language;
       const input = validateInput(op, raw, call.surface);
-      const ctx = operationContext(this.#deps, this.#services.upstream, { caller: call.caller, lang, requestId: call.requestId, log: call.log });
+      const ctx = operationContext(this.#deps, this.#services.upstream, {
+        caller: call.caller,
+        lang,
+        requestId: call.requestId,
+        log: call.log,
+      });
       const result = await op.execute(ctx, input);
       return { status: result.status ?? 200, body: result.body, lang };
     } catch (err) {

@@ -6,19 +6,9 @@ import { z } from 'zod';
 import { Uuid } from '../contract/common.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../pagination/page.ts';
 
-export const Limit = z
-  .int()
-  .min(1)
-  .max(MAX_LIMIT)
-  .default(DEFAULT_LIMIT)
-  .meta({ description: 'Page size.' });
+export const Limit = z.int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).meta({ description: 'Page size.' });
 
-export const Cursor = z
-  .string()
-  .min(1)
-  .max(512)
-  .optional()
-  .meta({ description: 'The `next_cursor` of the previous page.' });
+export const Cursor = z.string().min(1).max(512).optional().meta({ description: 'The `next_cursor` of the previous page.' });
 
 export const Paging = { cursor: Cursor, limit: Limit };
 

@@ -17,7 +17,7 @@ export function validateInput<I extends z.ZodType>(op: Operation<I>, raw: unknow
   const result = op.input.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue === undefined || issue.path.length === 0 ? unknownKeyOf(issue) ?? 'body' : issue.path.map(String).join('.');
+  const field = issue === undefined || issue.path.length === 0 ? (unknownKeyOf(issue) ?? 'body') : issue.path.map(String).join('.');
   if (op.pathParams?.includes(field)) throw new ApiError('NOT_FOUND');
   // An unknown parameter's name is the caller's input: named, but never echoed at length.
   const shown = field.length > MAX_ECHOED_FIELD ? `${field.slice(0, MAX_ECHOED_FIELD)}…` : field;
@@ -35,7 +35,9 @@ function messageFor(schema: z.ZodType, issue: z.core.$ZodIssue | undefined, fiel
   const properties = propertiesOf(schema);
   if (issue?.code === 'unrecognized_keys') {
     const known = Object.keys(properties);
-    return known.length === 0 ? `${field} is not a known parameter; this operation takes none.` : `${field} is not a known parameter; the known ones are: ${known.join(', ')}.`;
+    return known.length === 0
+      ? `${field} is not a known parameter; this operation takes none.`
+      : `${field} is not a known parameter; the known ones are: ${known.join(', ')}.`;
   }
   const top = field.split('.')[0] ?? field;
   if (field === top && isRecord(raw) && raw[top] === undefined && issue?.code === 'invalid_type') return `${field} is required.`;
@@ -120,7 +122,8 @@ function stringWords(s: JsonSchema): string {
   if (format !== undefined) return format;
   const min = typeof s['minLength'] === 'number' ? s['minLength'] : undefined;
   const max = typeof s['maxLength'] === 'number' ? s['maxLength'] : undefined;
-  if (min !== undefined && max !== undefined) return min === max ? `a string of exactly ${min} characters` : `a string of ${min} to ${max} characters`;
+  if (min !== undefined && max !== undefined)
+    return min === max ? `a string of exactly ${min} characters` : `a string of ${min} to ${max} characters`;
   if (min !== undefined) return min === 1 ? 'a non-empty string' : `a string of at least ${min} characters`;
   if (max !== undefined) return `a string of at most ${max} characters`;
   return 'a string';

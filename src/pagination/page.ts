@@ -13,7 +13,11 @@ export const MAX_LIMIT = 100;
  * The cursor after an offset page. `seen` counts the backend's items when some were filtered
  * out before mapping, so offsets stay continuous.
  */
-export function nextOffsetCursor(codec: CursorCodec, page: { items: unknown[]; total: number; seen?: number }, offset: number): string | null {
+export function nextOffsetCursor(
+  codec: CursorCodec,
+  page: { items: unknown[]; total: number; seen?: number },
+  offset: number,
+): string | null {
   const seen = page.seen ?? page.items.length;
   const next = offset + seen;
   return seen > 0 && next < page.total ? codec.encode({ o: next }) : null;

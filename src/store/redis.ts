@@ -166,12 +166,7 @@ function clusterOptions(opts: RedisOptions, node: ClientOptions, target: Target)
   // like a standalone command. CLUSTERDOWN fails at once: a lost shard or a failover lasts
   // seconds, and meanwhile the callers' fallbacks apply at once, as with a server that is down.
   const retryMs = 50;
-  const {
-    enableOfflineQueue: _queue,
-    retryStrategy: _retry,
-    lazyConnect: _lazy,
-    ...redisOptions
-  } = node;
+  const { enableOfflineQueue: _queue, retryStrategy: _retry, lazyConnect: _lazy, ...redisOptions } = node;
   return {
     enableOfflineQueue: false,
     enableReadyCheck: true,

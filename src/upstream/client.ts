@@ -185,7 +185,10 @@ export class UpstreamClient {
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
-    const where: Record<string, unknown> = { upstream: { method, path: opts.path, ...(shared ? { shared: true } : {}) }, reqId: ctx.requestId };
+    const where: Record<string, unknown> = {
+      upstream: { method, path: opts.path, ...(shared ? { shared: true } : {}) },
+      reqId: ctx.requestId,
+    };
     const out: Outgoing = { method, url, headers, body, endpoint: endpointTemplate(opts.path), where };
 
     if (!shared) {
@@ -243,7 +246,10 @@ export class UpstreamClient {
         if (retryable && isRetryableError(err)) {
           const wait = this.#waitBeforeRetry(attempt, deadlineAt);
           if (wait !== null) {
-            ctx.log.warn({ ...where, attempt: attempt + 1, err: describeTransportError(err), retryInMs: wait }, 'upstream call failed; retrying');
+            ctx.log.warn(
+              { ...where, attempt: attempt + 1, err: describeTransportError(err), retryInMs: wait },
+              'upstream call failed; retrying',
+            );
             if (await sleepUnless(wait, deadline)) continue;
           }
         }
@@ -281,7 +287,13 @@ export class UpstreamClient {
   }
 
   /** The caller's reading of an answer: its data, validated, or the mapped error. */
-  #read<S extends z.ZodType>(ctx: CallContext, where: Record<string, unknown>, schema: S, raw: RawAnswer, measured: Outgoing | null): z.infer<S> {
+  #read<S extends z.ZodType>(
+    ctx: CallContext,
+    where: Record<string, unknown>,
+    schema: S,
+    raw: RawAnswer,
+    measured: Outgoing | null,
+  ): z.infer<S> {
     const { status, payload } = raw;
     const envelope = payload as { errCode?: unknown } | undefined;
     if (envelope !== null && typeof envelope === 'object' && envelope.errCode !== 0) {
@@ -291,7 +303,12 @@ export class UpstreamClient {
         const internal = mapped.code === 'INTERNAL';
         if (measured !== null) this.#measure(measured, internal ? 'failed' : 'error', raw.seconds);
         const level = logLevelOf(mapped);
-        const log = level === 'error' ? ctx.log.error.bind(ctx.log) : level === 'info' && ctx.log.info ? ctx.log.info.bind(ctx.log) : ctx.log.warn.bind(ctx.log);
+        const log =
+          level === 'error'
+            ? ctx.log.error.bind(ctx.log)
+            : level === 'info' && ctx.log.info
+              ? ctx.log.info.bind(ctx.log)
+              : ctx.log.warn.bind(ctx.log);
         // errMsg is for our logs only: it never reaches an API caller.
         log({ ...where, status, errCode: parsed.data.errCode, errMsg: parsed.data.errMsg }, 'upstream error');
         throw mapped;
@@ -330,7 +347,9 @@ export class UpstreamClient {
       const b = { ...DEFAULT_BREAKER, ...this.#opts.breaker };
       ctx.log.error(
         { ...obj, failures: t.from === 'closed' ? t.failures : undefined, cooldownMs: b.cooldownMs },
-        t.from === 'closed' ? 'upstream circuit opened: backend calls refused during the cool-down' : 'upstream probe failed: circuit open again',
+        t.from === 'closed'
+          ? 'upstream circuit opened: backend calls refused during the cool-down'
+          : 'upstream probe failed: circuit open again',
       );
     } else if (t.to === 'half-open') {
       ctx.log.warn(obj, 'upstream circuit half-open: one probe call let through');

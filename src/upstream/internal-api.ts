@@ -28,7 +28,10 @@ export const UPSTREAM_HEADERS = {
  * an error, whatever the HTTP status (the poll service answers its errors with HTTP 200).
  */
 export const ErrorEnvelope = z.object({
-  errCode: z.number().int().refine((n) => n !== 0, 'error envelope with errCode 0'),
+  errCode: z
+    .number()
+    .int()
+    .refine((n) => n !== 0, 'error envelope with errCode 0'),
   errMsg: z.string().optional(),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
@@ -116,8 +119,7 @@ export type AuditState = z.infer<typeof AuditState>;
 
 export const OffsetPage = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int().nonnegative(), offset: z.number().int().nonnegative() });
-export const KeysetPage = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), hasMore: z.boolean() });
+export const KeysetPage = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), hasMore: z.boolean() });
 
 // ---------------------------------------------------------------------------------------------
 // Identity: API keys and users

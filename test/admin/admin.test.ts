@@ -61,7 +61,12 @@ describe('admin server: kill switch with ADMIN_TOKEN', () => {
     const { app, killSwitch } = await admin({ ADMIN_TOKEN: TOKEN });
     for (const headers of [{}, bearer('wrong-token-0123456789'), { authorization: TOKEN }, bearer(`${TOKEN}x`)]) {
       for (const method of ['GET', 'PUT'] as const) {
-        const res = await app.inject({ method, url: '/kill-switch', headers, payload: method === 'PUT' ? { mode: 'all', reason: 'x' } : undefined });
+        const res = await app.inject({
+          method,
+          url: '/kill-switch',
+          headers,
+          payload: method === 'PUT' ? { mode: 'all', reason: 'x' } : undefined,
+        });
         expect(res.statusCode, `${method} ${JSON.stringify(headers)}`).toBe(401);
         expect(res.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.stringContaining('admin token') } });
         expect(res.headers['www-authenticate']).toBe('Bearer realm="openpm-admin"');
@@ -76,7 +81,12 @@ describe('admin server: kill switch with ADMIN_TOKEN', () => {
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(OFF);
 
-    const put = await app.inject({ method: 'PUT', url: '/kill-switch', headers: bearer(TOKEN), payload: { mode: 'writes', reason: 'maintenance', by: 'oncall' } });
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/kill-switch',
+      headers: bearer(TOKEN),
+      payload: { mode: 'writes', reason: 'maintenance', by: 'oncall' },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({ mode: 'writes', by: 'oncall', reason: 'maintenance' });
     expect(Date.parse(put.json().at)).not.toBeNaN();
@@ -88,7 +98,12 @@ describe('admin server: kill switch with ADMIN_TOKEN', () => {
 
   it('names the caller by address when `by` is not given', async () => {
     const { app } = await admin({ ADMIN_TOKEN: TOKEN });
-    const put = await app.inject({ method: 'PUT', url: '/kill-switch', headers: bearer(TOKEN), payload: { mode: 'all', reason: 'incident' } });
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/kill-switch',
+      headers: bearer(TOKEN),
+      payload: { mode: 'all', reason: 'incident' },
+    });
     expect(put.json().by).toBe('admin API from 127.0.0.1');
   });
 
@@ -111,13 +126,28 @@ describe('admin server: kill switch with ADMIN_TOKEN', () => {
 
   it('refuses bad JSON, other media types and big bodies in the envelope', async () => {
     const { app } = await admin({ ADMIN_TOKEN: TOKEN });
-    const badJson = await app.inject({ method: 'PUT', url: '/kill-switch', headers: { ...bearer(TOKEN), 'content-type': 'application/json' }, payload: '{"mode":' });
+    const badJson = await app.inject({
+      method: 'PUT',
+      url: '/kill-switch',
+      headers: { ...bearer(TOKEN), 'content-type': 'application/json' },
+      payload: '{"mode":',
+    });
     expect(badJson.statusCode).toBe(400);
     expect(badJson.json().error.code).toBe('INVALID_ARGUMENT');
-    const text = await app.inject({ method: 'PUT', url: '/kill-switch', headers: { ...bearer(TOKEN), 'content-type': 'text/plain' }, payload: 'all' });
+    const text = await app.inject({
+      method: 'PUT',
+      url: '/kill-switch',
+      headers: { ...bearer(TOKEN), 'content-type': 'text/plain' },
+      payload: 'all',
+    });
     expect(text.statusCode).toBe(400);
     expect(text.json().error.code).toBe('INVALID_ARGUMENT');
-    const big = await app.inject({ method: 'PUT', url: '/kill-switch', headers: bearer(TOKEN), payload: { mode: 'all', reason: 'x'.repeat(10_000) } });
+    const big = await app.inject({
+      method: 'PUT',
+      url: '/kill-switch',
+      headers: bearer(TOKEN),
+      payload: { mode: 'all', reason: 'x'.repeat(10_000) },
+    });
     expect(big.statusCode).toBe(413);
     expect(big.json().error.code).toBe('INVALID_ARGUMENT');
   });
@@ -126,12 +156,19 @@ describe('admin server: kill switch with ADMIN_TOKEN', () => {
     const broken: KillSwitch = {
       current: () => OFF,
       set: async () => {
-        throw new KillSwitchUnavailableError('the kill switch could not be changed: the shared store (Redis) did not answer (Connection is closed.)');
+        throw new KillSwitchUnavailableError(
+          'the kill switch could not be changed: the shared store (Redis) did not answer (Connection is closed.)',
+        );
       },
       close: async () => {},
     };
     const { app } = await admin({ ADMIN_TOKEN: TOKEN }, broken);
-    const res = await app.inject({ method: 'PUT', url: '/kill-switch', headers: bearer(TOKEN), payload: { mode: 'all', reason: 'incident' } });
+    const res = await app.inject({
+      method: 'PUT',
+      url: '/kill-switch',
+      headers: bearer(TOKEN),
+      payload: { mode: 'all', reason: 'incident' },
+    });
     expect(res.statusCode).toBe(500);
     expect(res.json().error.code).toBe('INTERNAL');
     expect(res.json().error.message).toContain('shared store (Redis)');
@@ -163,8 +200,10 @@ describe('admin server: kill switch without ADMIN_TOKEN', () => {
 
 describe('helpers', () => {
   it('isLoopbackHost', () => {
-    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'example.com', '::ffff:10.0.0.1', '']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1'])
+      expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'example.com', '::ffff:10.0.0.1', ''])
+      expect(isLoopbackHost(h), h).toBe(false);
   });
 
   it('tokenMatches', () => {
@@ -211,6 +250,8 @@ describe('admin server next to the gateway', () => {
     expect((await stack.get('/open/v1/topic-categories', KEYS.aliceRead)).status).toBe(200);
 
     const metrics = await adminApp.inject({ method: 'GET', url: '/metrics' });
-    expect(metrics.body).toMatch(/openpm_requests_total\{route="\/open\/v1\/topic-categories",method="GET",status="503",surface="rest"\} 1/);
+    expect(metrics.body).toMatch(
+      /openpm_requests_total\{route="\/open\/v1\/topic-categories",method="GET",status="503",surface="rest"\} 1/,
+    );
   });
 });

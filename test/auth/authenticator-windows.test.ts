@@ -49,7 +49,7 @@ async function status(p: Promise<unknown>): Promise<number> {
 }
 
 describe('verdict windows to the millisecond', () => {
-  it('asks again exactly when a negative verdict\'s window ends', async () => {
+  it("asks again exactly when a negative verdict's window ends", async () => {
     const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
     const clock = { t: 0 };
     const auth = make(backend(table), clock);
@@ -61,7 +61,7 @@ describe('verdict windows to the millisecond', () => {
     expect(await status(auth.authenticate(KEY, ctx))).toBe(200);
   });
 
-  it('asks again exactly when a positive verdict\'s window ends', async () => {
+  it("asks again exactly when a positive verdict's window ends", async () => {
     const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: active };
     const clock = { t: 0 };
     const b = backend(table);

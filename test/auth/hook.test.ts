@@ -15,7 +15,12 @@ const KEY = 'opk_test_alice_read_0000000000';
 const alice: Caller = { userId: 'u-alice', keyId: 'k1', keyHash: 'h', scopes: new Set(['read']) };
 
 function request(authorization?: string): FastifyRequest {
-  return { headers: authorization === undefined ? {} : { authorization }, id: 'req-1', log: { info() {}, warn() {}, debug() {} }, caller: null } as unknown as FastifyRequest;
+  return {
+    headers: authorization === undefined ? {} : { authorization },
+    id: 'req-1',
+    log: { info() {}, warn() {}, debug() {} },
+    caller: null,
+  } as unknown as FastifyRequest;
 }
 
 function authenticatorAnswering(answer: Caller | ApiError | Error) {
@@ -86,10 +91,14 @@ describe('authentication hook', () => {
 
   it('counts a key the authenticator refuses, but not a failure of its own', async () => {
     const refused = throttle();
-    expect((await run(authenticationHook(authenticatorAnswering(unauthorized(true)).auth, refused), request(`Bearer ${KEY}`)))?.code).toBe('UNAUTHORIZED');
+    expect((await run(authenticationHook(authenticatorAnswering(unauthorized(true)).auth, refused), request(`Bearer ${KEY}`)))?.code).toBe(
+      'UNAUTHORIZED',
+    );
     expect(refused.events).toEqual([`admit:${KEY}`, 'failure']);
     const broken = throttle();
-    expect((await run(authenticationHook(authenticatorAnswering(new ApiError('INTERNAL')).auth, broken), request(`Bearer ${KEY}`)))?.code).toBe('INTERNAL');
+    expect(
+      (await run(authenticationHook(authenticatorAnswering(new ApiError('INTERNAL')).auth, broken), request(`Bearer ${KEY}`)))?.code,
+    ).toBe('INTERNAL');
     expect(broken.events).toEqual([`admit:${KEY}`]);
   });
 
@@ -132,7 +141,7 @@ describe('challenges and scopes', () => {
     expect(err.headers).toEqual({ 'www-authenticate': 'Bearer realm="open-api", error="insufficient_scope", scope="write"' });
   });
 
-  it('hasScope reads the caller\'s scopes', () => {
+  it("hasScope reads the caller's scopes", () => {
     expect(hasScope(alice, 'read')).toBe(true);
     expect(hasScope(alice, 'write')).toBe(false);
   });

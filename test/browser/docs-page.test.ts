@@ -15,7 +15,15 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const OUTPUT = new URL('../../test-results/browser/', import.meta.url);
 // Flags for a headless browser on a machine whose network refuses anything but local traffic.
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let stack: Stack;
 let context: BrowserContext;
@@ -28,7 +36,12 @@ beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
   stack = await startStack({ env: { RATE_LIMITS: 'off' } });
   profile = mkdtempSync(join(tmpdir(), 'openpm-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 } });
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
   // Anything not served by this gateway is refused and remembered: the page must not need it.
   const origin = new URL(stack.url).origin;
   await context.route('**/*', (route) => {
@@ -59,7 +72,10 @@ describe('/docs in a browser', () => {
 
   beforeAll(async () => {
     page = await open('/docs');
-    await page.getByRole('link', { name: /List topic categories/ }).first().waitFor({ timeout: 90_000 });
+    await page
+      .getByRole('link', { name: /List topic categories/ })
+      .first()
+      .waitFor({ timeout: 90_000 });
   });
 
   it('lists every operation in the sidebar, linked to its method and path', async () => {
@@ -73,7 +89,10 @@ describe('/docs in a browser', () => {
   });
 
   it('offers the sandbox demo key and "try it" gets a 200 from the sandbox', async () => {
-    await page.getByRole('link', { name: /List topic categories/ }).first().click();
+    await page
+      .getByRole('link', { name: /List topic categories/ })
+      .first()
+      .click();
     await page.getByRole('button', { name: /Test Request\s*\(get \/topic-categories\)/ }).click();
     const send = page.getByRole('button', { name: /^Send get request to/ });
     await send.waitFor({ timeout: 30_000 });

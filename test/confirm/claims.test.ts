@@ -41,7 +41,9 @@ describe.each([
   it('grants exactly one of many concurrent claims', async () => {
     const [a, b] = make();
     const id = jti();
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => ((i % 2 === 0 || b === null ? a : b) as ClaimStore).claim(id, 10_000, `o${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => ((i % 2 === 0 || b === null ? a : b) as ClaimStore).claim(id, 10_000, `o${i}`)),
+    );
     expect(results.filter((r) => r.state === 'acquired')).toHaveLength(1);
     expect(results.filter((r) => r.state === 'pending')).toHaveLength(49);
   });
@@ -78,7 +80,7 @@ describe('redis claim store with Redis down', () => {
 });
 
 describe('claim owners', () => {
-  it('release gives back only the releasing owner\'s claim', async () => {
+  it("release gives back only the releasing owner's claim", async () => {
     const s = new MemoryClaimStore();
     await s.claim('j', 10_000, 'first');
     await s.release('j', 'someone-else');

@@ -114,9 +114,18 @@ describe('executeOnce: the token', () => {
   it('works without an outcome listener', async () => {
     const h = harness(new MemoryClaimStore(), { onOutcome: undefined });
     const token = h.token();
-    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 1 }))).toEqual({ status: 201, body: { id: 1, replayed: false } });
-    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 2 }))).toEqual({ status: 200, body: { id: 1, replayed: true } });
-    expect((await settle(executeOnce(h.deps, ORDER, 'nope', caller, async () => ({})))) as ApiError).toHaveProperty('code', 'CONFIRM_TOKEN_INVALID');
+    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 1 }))).toEqual({
+      status: 201,
+      body: { id: 1, replayed: false },
+    });
+    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 2 }))).toEqual({
+      status: 200,
+      body: { id: 1, replayed: true },
+    });
+    expect((await settle(executeOnce(h.deps, ORDER, 'nope', caller, async () => ({})))) as ApiError).toHaveProperty(
+      'code',
+      'CONFIRM_TOKEN_INVALID',
+    );
   });
 });
 
@@ -176,10 +185,15 @@ describe('executeOnce: a claim store that fails', () => {
       release: (j, o) => spy.release(j, o),
       peek: (j) => spy.peek(j),
     };
-    expect(((await settle(executeOnce({ ...h.deps, claims: landed }, ORDER, token, caller, async () => ({})))) as ApiError).code).toBe('CONFIRM_UNAVAILABLE');
+    expect(((await settle(executeOnce({ ...h.deps, claims: landed }, ORDER, token, caller, async () => ({})))) as ApiError).code).toBe(
+      'CONFIRM_UNAVAILABLE',
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     vi.useRealTimers();
-    expect(await executeOnce({ ...h.deps, claims: spy }, ORDER, token, caller, async () => ({ id: 'late' }))).toEqual({ status: 201, body: { id: 'late', replayed: false } });
+    expect(await executeOnce({ ...h.deps, claims: spy }, ORDER, token, caller, async () => ({ id: 'late' }))).toEqual({
+      status: 201,
+      body: { id: 'late', replayed: false },
+    });
   });
 });
 
@@ -259,7 +273,10 @@ describe('executeOnce: retries', () => {
       return { id: 'slow' };
     });
     await sleep(5);
-    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'x' }))).toEqual({ status: 200, body: { id: 'slow', replayed: true } });
+    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'x' }))).toEqual({
+      status: 200,
+      body: { id: 'slow', replayed: true },
+    });
     await first;
   });
 
@@ -283,8 +300,13 @@ describe('executeOnce: what the action answers', () => {
     const spy = new SpyStore();
     const h = harness(spy);
     const token = h.token();
-    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'o1' }))).toEqual({ status: 201, body: { id: 'o1', replayed: false } });
-    expect(spy.completed).toEqual([{ jti: expect.any(String), outcome: { status: 201, body: { id: 'o1', replayed: false } }, ttlMs: CLAIM_TTL_MS }]);
+    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'o1' }))).toEqual({
+      status: 201,
+      body: { id: 'o1', replayed: false },
+    });
+    expect(spy.completed).toEqual([
+      { jti: expect.any(String), outcome: { status: 201, body: { id: 'o1', replayed: false } }, ttlMs: CLAIM_TTL_MS },
+    ]);
     expect(CLAIM_TTL_MS).toBeGreaterThanOrEqual(TOKEN_TTL_MS);
     expect(h.seen).toEqual([['place_order', 'executed']]);
   });
@@ -293,7 +315,10 @@ describe('executeOnce: what the action answers', () => {
     const spy = new SpyStore();
     spy.failComplete = true;
     const h = harness(spy);
-    expect(await executeOnce(h.deps, ORDER, h.token(), caller, async () => ({ id: 'o1' }))).toEqual({ status: 201, body: { id: 'o1', replayed: false } });
+    expect(await executeOnce(h.deps, ORDER, h.token(), caller, async () => ({ id: 'o1' }))).toEqual({
+      status: 201,
+      body: { id: 'o1', replayed: false },
+    });
     expect(h.logs.map(([level]) => level)).toEqual(['error']);
   });
 
@@ -301,30 +326,50 @@ describe('executeOnce: what the action answers', () => {
     const spy = new SpyStore();
     const h = harness(spy);
     const token = h.token();
-    const refusal = new ApiError('INVALID_ARGUMENT', { message: 'stake too large', details: { field: 'stake' }, headers: { 'x-why': 'range' } });
+    const refusal = new ApiError('INVALID_ARGUMENT', {
+      message: 'stake too large',
+      details: { field: 'stake' },
+      headers: { 'x-why': 'range' },
+    });
     let runs = 0;
     const run = async (): Promise<{ id: string }> => {
       runs++;
       throw refusal;
     };
     expect(await settle(executeOnce(h.deps, ORDER, token, caller, run))).toBe(refusal);
-    expect(spy.completed[0]?.outcome).toEqual({ status: 400, body: { error: { code: 'INVALID_ARGUMENT', message: 'stake too large', details: { field: 'stake' } } }, headers: { 'x-why': 'range' } });
+    expect(spy.completed[0]?.outcome).toEqual({
+      status: 400,
+      body: { error: { code: 'INVALID_ARGUMENT', message: 'stake too large', details: { field: 'stake' } } },
+      headers: { 'x-why': 'range' },
+    });
     const again = (await settle(executeOnce(h.deps, ORDER, token, caller, run))) as ApiError;
     expect(again).toBeInstanceOf(ApiError);
-    expect([again.code, again.status, again.message, again.details, again.headers]).toEqual(['INVALID_ARGUMENT', 400, 'stake too large', { field: 'stake' }, { 'x-why': 'range' }]);
+    expect([again.code, again.status, again.message, again.details, again.headers]).toEqual([
+      'INVALID_ARGUMENT',
+      400,
+      'stake too large',
+      { field: 'stake' },
+      { 'x-why': 'range' },
+    ]);
     expect(runs).toBe(1);
     expect(h.seen.map(([, o]) => o)).toEqual(['refused', 'replayed']);
   });
 
   it('replays a stored outcome with the status it was stored with', async () => {
-    const done: ClaimState = { state: 'done', outcome: { status: 422, body: { error: { code: 'TOPIC_CLOSED', message: 'closed' } }, headers: { a: 'b' } } };
+    const done: ClaimState = {
+      state: 'done',
+      outcome: { status: 422, body: { error: { code: 'TOPIC_CLOSED', message: 'closed' } }, headers: { a: 'b' } },
+    };
     const store: ClaimStore = { claim: async () => done, complete: async () => {}, release: async () => {}, peek: async () => done };
     const h = harness(store);
     const r = (await settle(executeOnce(h.deps, ORDER, h.token(), caller, async () => ({})))) as ApiError;
     expect([r.code, r.status, r.message, r.headers]).toEqual(['TOPIC_CLOSED', 422, 'closed', { a: 'b' }]);
     const ok: ClaimState = { state: 'done', outcome: { status: 201, body: { id: 'z', replayed: false } } };
     const h2 = harness({ ...store, claim: async () => ok });
-    expect(await executeOnce(h2.deps, ORDER, h2.token(), caller, async () => ({}))).toEqual({ status: 200, body: { id: 'z', replayed: true } });
+    expect(await executeOnce(h2.deps, ORDER, h2.token(), caller, async () => ({}))).toEqual({
+      status: 200,
+      body: { id: 'z', replayed: true },
+    });
   });
 
   it.each([
@@ -345,7 +390,10 @@ describe('executeOnce: what the action answers', () => {
     expect(spy.completed).toEqual([]);
     expect(spy.calls).toEqual(['claim', `release:${spy.owners[0]}`]);
     expect(h.seen.map(([, o]) => o)).toEqual(['failed']);
-    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'retry' }))).toEqual({ status: 201, body: { id: 'retry', replayed: false } });
+    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'retry' }))).toEqual({
+      status: 201,
+      body: { id: 'retry', replayed: false },
+    });
   });
 
   it('keeps the cause of a bug it turns into INTERNAL', async () => {

@@ -31,7 +31,9 @@ describe('executeOnce', () => {
       await sleep(100);
       return { id: 'order-1' };
     };
-    const results = await Promise.all(Array.from({ length: 50 }, () => outcome(executeOnce({ tokens, claims, log, pollMs: 10 }, ORDER, token, caller, run))));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => outcome(executeOnce({ tokens, claims, log, pollMs: 10 }, ORDER, token, caller, run))),
+    );
     expect(runs).toBe(1);
     expect(results.filter((r) => r.status === 201)).toEqual([{ status: 201, body: { id: 'order-1', replayed: false } }]);
     expect(results.filter((r) => r.status === 200)).toHaveLength(49);
@@ -47,11 +49,16 @@ describe('executeOnce', () => {
       await sleep(50);
       return { id: 'op-1' };
     };
-    const results = await Promise.all(Array.from({ length: 10 }, () => outcome(executeOnce({ tokens, claims, log }, OPINION, token, caller, run))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => outcome(executeOnce({ tokens, claims, log }, OPINION, token, caller, run))),
+    );
     expect(runs).toBe(1);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => 'code' in r && r.code === 'CONFIRM_TOKEN_USED')).toHaveLength(9);
-    expect(await outcome(executeOnce({ tokens, claims, log }, OPINION, token, caller, run))).toEqual({ status: 409, code: 'CONFIRM_TOKEN_USED' });
+    expect(await outcome(executeOnce({ tokens, claims, log }, OPINION, token, caller, run))).toEqual({
+      status: 409,
+      code: 'CONFIRM_TOKEN_USED',
+    });
   });
 
   it('answers 409 RETRY_IDEMPOTENCY_KEY when the first execution outlasts the wait', async () => {
@@ -62,7 +69,9 @@ describe('executeOnce', () => {
       return { id: 'b1' };
     });
     await sleep(20);
-    expect(await outcome(executeOnce({ tokens, claims, log, waitMs: 100, pollMs: 10 }, BACK, token, caller, async () => ({ id: 'x' })))).toEqual({
+    expect(
+      await outcome(executeOnce({ tokens, claims, log, waitMs: 100, pollMs: 10 }, BACK, token, caller, async () => ({ id: 'x' }))),
+    ).toEqual({
       status: 409,
       code: 'RETRY_IDEMPOTENCY_KEY',
     });
@@ -82,8 +91,14 @@ describe('executeOnce', () => {
       runs++;
       throw new ApiError('TOPIC_CLOSED');
     };
-    expect(await outcome(executeOnce({ tokens, claims, log }, ORDER, token, caller, refused))).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
-    expect(await outcome(executeOnce({ tokens, claims, log }, ORDER, token, caller, refused))).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
+    expect(await outcome(executeOnce({ tokens, claims, log }, ORDER, token, caller, refused))).toEqual({
+      status: 409,
+      code: 'TOPIC_CLOSED',
+    });
+    expect(await outcome(executeOnce({ tokens, claims, log }, ORDER, token, caller, refused))).toEqual({
+      status: 409,
+      code: 'TOPIC_CLOSED',
+    });
     expect(runs).toBe(2);
   });
 
@@ -110,7 +125,11 @@ describe('executeOnce', () => {
 
   it('verifies the token before anything else', async () => {
     const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
-    expect(await outcome(executeOnce({ tokens, claims: new MemoryClaimStore(), log }, ORDER, token, { ...caller, keyId: 'other' }, async () => ({})))).toEqual({
+    expect(
+      await outcome(
+        executeOnce({ tokens, claims: new MemoryClaimStore(), log }, ORDER, token, { ...caller, keyId: 'other' }, async () => ({})),
+      ),
+    ).toEqual({
       status: 400,
       code: 'CONFIRM_TOKEN_INVALID',
     });

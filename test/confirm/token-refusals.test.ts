@@ -139,8 +139,12 @@ describe('confirm token verification: claim shape', () => {
   it('judges expiry only after the shape: a malformed expired payload is INVALID, a well-formed one EXPIRED', () => {
     const late = verifier(NOW + TOKEN_TTL_MS);
     expect(code(() => late.verify(signed(JSON.stringify(goodClaims())), 'place_order', alice))).toBe('CONFIRM_TOKEN_EXPIRED');
-    expect(code(() => late.verify(signed(JSON.stringify({ ...goodClaims(), jti: 1 })), 'place_order', alice))).toBe('CONFIRM_TOKEN_INVALID');
-    expect(code(() => late.verify(signed(JSON.stringify(goodClaims())), 'place_order', { ...alice, userId: 'u-bob' }))).toBe('CONFIRM_TOKEN_INVALID');
+    expect(code(() => late.verify(signed(JSON.stringify({ ...goodClaims(), jti: 1 })), 'place_order', alice))).toBe(
+      'CONFIRM_TOKEN_INVALID',
+    );
+    expect(code(() => late.verify(signed(JSON.stringify(goodClaims())), 'place_order', { ...alice, userId: 'u-bob' }))).toBe(
+      'CONFIRM_TOKEN_INVALID',
+    );
   });
 });
 
@@ -195,7 +199,14 @@ describe('confirm key configuration', () => {
     expect(tokens.available).toBe(true);
     const { token, claims } = tokens.issue('back_opinion', alice.userId, alice.keyId, { seat: 2 });
     expect(token.startsWith('ct1.k1.')).toBe(true);
-    expect(claims).toMatchObject({ action: 'back_opinion', userId: alice.userId, keyId: alice.keyId, params: { seat: 2 }, issuedAt: NOW, expiresAt: NOW + TOKEN_TTL_MS });
+    expect(claims).toMatchObject({
+      action: 'back_opinion',
+      userId: alice.userId,
+      keyId: alice.keyId,
+      params: { seat: 2 },
+      issuedAt: NOW,
+      expiresAt: NOW + TOKEN_TTL_MS,
+    });
     expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.parse(Buffer.from(token.split('.')[2] ?? '', 'base64url').toString('utf8'))).toEqual(claims);
   });

@@ -22,9 +22,12 @@ describe('deprecated aliases', () => {
     expect(bad.error?.issues[0]?.path).toEqual(['sapphire_total']);
   });
 
-  it('fills the aliases of a mapper\'s output from the replacement fields', () => {
+  it("fills the aliases of a mapper's output from the replacement fields", () => {
     expect(withAliases({ ruby_payback: '3.5000', id: 'o1' })).toEqual({ ruby_payback: '3.5000', sapphire_payback: '3.5000', id: 'o1' });
-    expect(withAliases({ max_relay_payback_rubies: '0.2500' })).toEqual({ max_relay_payback_rubies: '0.2500', max_relay_payback_sapphires: '0.2500' });
+    expect(withAliases({ max_relay_payback_rubies: '0.2500' })).toEqual({
+      max_relay_payback_rubies: '0.2500',
+      max_relay_payback_sapphires: '0.2500',
+    });
     expect(withAliases({ rubies: '1.0000' })).toEqual({ rubies: '1.0000' });
   });
 

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  Dec4,
-  Dec4OrEmpty,
-  Dec6,
-  ErrorEnvelope,
-  FullListOf,
-  ListOf,
-  Timestamp,
-  Url,
-  Uuid,
-} from '../../src/contract/index.ts';
+import { Dec4, Dec4OrEmpty, Dec6, ErrorEnvelope, FullListOf, ListOf, Timestamp, Url, Uuid } from '../../src/contract/index.ts';
 
 function accepts(schema: z.ZodType, value: unknown): boolean {
   return schema.safeParse(value).success;
@@ -20,12 +10,9 @@ describe('Dec4', () => {
   it.each(['0.0000', '12.5000', '-0.0001', '1000000000000000000000.0000'])('accepts %j', (v) => {
     expect(accepts(Dec4, v)).toBe(true);
   });
-  it.each([0.3, 12, '0.3', '0.300', '0.30000', '.3000', '+1.0000', '1e3', '1,000.0000', ' 1.0000', '', null])(
-    'rejects %j',
-    (v) => {
-      expect(accepts(Dec4, v)).toBe(false);
-    },
-  );
+  it.each([0.3, 12, '0.3', '0.300', '0.30000', '.3000', '+1.0000', '1e3', '1,000.0000', ' 1.0000', '', null])('rejects %j', (v) => {
+    expect(accepts(Dec4, v)).toBe(false);
+  });
   it('allows the empty string only where a preview says so', () => {
     expect(accepts(Dec4OrEmpty, '')).toBe(true);
     expect(accepts(Dec4OrEmpty, '1.0000')).toBe(true);

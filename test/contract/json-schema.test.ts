@@ -39,7 +39,9 @@ describe('MCP output schemas are objects at the root', () => {
     expect(z.toJSONSchema(schema)).toMatchObject({ type: 'object' });
   });
   it('decimals are string patterns and descriptions come through', () => {
-    const json = z.toJSONSchema(contract.PredictionCard) as { properties: Record<string, { type?: string; pattern?: string; description?: string }> };
+    const json = z.toJSONSchema(contract.PredictionCard) as {
+      properties: Record<string, { type?: string; pattern?: string; description?: string }>;
+    };
     expect(json.properties['total_volume']).toMatchObject({ type: 'string', pattern: '^-?\\d+\\.\\d{4}$' });
     expect(json.properties['total_volume']?.description).toBeTruthy();
   });

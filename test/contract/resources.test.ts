@@ -107,12 +107,12 @@ describe('topic detail', () => {
     expect(ok(c.PredictionDetail, without(s.predictionDetail, 'ruby_boost'))).toBe(true);
     expect(ok(c.PredictionDetail, { ...s.predictionDetail, ruby_boost: null })).toBe(false);
     expect(ok(c.PollDetail, without(s.pollDetail, 'resolved_at'))).toBe(true);
-    expect(
-      ok(c.PredictionDetail, { ...s.predictionDetail, stake_rules: { ...s.predictionDetail.stake_rules, min_coins: 10.5 } }),
-    ).toBe(false);
-    expect(
-      ok(c.PredictionDetail, { ...s.predictionDetail, stake_rules: { ...s.predictionDetail.stake_rules, min_coins: '10' } }),
-    ).toBe(false);
+    expect(ok(c.PredictionDetail, { ...s.predictionDetail, stake_rules: { ...s.predictionDetail.stake_rules, min_coins: 10.5 } })).toBe(
+      false,
+    );
+    expect(ok(c.PredictionDetail, { ...s.predictionDetail, stake_rules: { ...s.predictionDetail.stake_rules, min_coins: '10' } })).toBe(
+      false,
+    );
   });
   it('prediction detail options need implied_price; poll detail has no stake rules', () => {
     expect(ok(c.PredictionDetail, { ...s.predictionDetail, options: s.predictionCard.options })).toBe(false);
@@ -151,7 +151,14 @@ describe('owner records', () => {
 describe('previews', () => {
   const refused = {
     can_place: false,
-    summary: { ...s.orderSummary, balance_after: s.orderSummary.balance_before, price_after: '', payout_if_correct_rubies: '', ruby_multiplier: '', avg_price: '' },
+    summary: {
+      ...s.orderSummary,
+      balance_after: s.orderSummary.balance_before,
+      price_after: '',
+      payout_if_correct_rubies: '',
+      ruby_multiplier: '',
+      avg_price: '',
+    },
     reason: 'STAKE_OUT_OF_RANGE',
     details: { min_coins: '10.0000', max_coins: '1000.0000' },
   };

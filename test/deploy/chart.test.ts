@@ -109,7 +109,8 @@ describe('values.schema.json', () => {
 
 describe('templates', () => {
   const refs = new Set<string>();
-  for (const t of templates) for (const m of t.text.matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) refs.add((m[1] as string).slice(1));
+  for (const t of templates)
+    for (const m of t.text.matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) refs.add((m[1] as string).slice(1));
 
   it('refer only to values that values.yaml defines', () => {
     expect([...refs].filter((r) => get(defaults, r.split('.')) === undefined)).toEqual([]);
@@ -138,11 +139,22 @@ describe('templates', () => {
 
   it('carry the standard labels, and select by the stable ones only', () => {
     const helpers = read(join(CHART, 'templates', '_helpers.tpl'));
-    for (const label of ['helm.sh/chart', 'app.kubernetes.io/managed-by', 'app.kubernetes.io/version', 'app.kubernetes.io/name', 'app.kubernetes.io/instance']) {
+    for (const label of [
+      'helm.sh/chart',
+      'app.kubernetes.io/managed-by',
+      'app.kubernetes.io/version',
+      'app.kubernetes.io/name',
+      'app.kubernetes.io/instance',
+    ]) {
       expect(helpers).toContain(`${label}:`);
     }
     const selector = /define "openpm.selectorLabels" -}}([\s\S]*?){{- end/.exec(helpers)?.[1] ?? '';
-    expect(selector.trim().split('\n').map((l) => l.split(':')[0]?.trim())).toEqual(['app.kubernetes.io/name', 'app.kubernetes.io/instance']);
+    expect(
+      selector
+        .trim()
+        .split('\n')
+        .map((l) => l.split(':')[0]?.trim()),
+    ).toEqual(['app.kubernetes.io/name', 'app.kubernetes.io/instance']);
     for (const t of templates.filter((x) => x.path.endsWith('.yaml') && x.text.includes('kind:'))) {
       expect(t.text, t.path).toContain('include "openpm.labels"');
     }
@@ -167,10 +179,12 @@ describe('templates', () => {
 
 describe('the Secret', () => {
   const deployment = read(join(CHART, 'templates', 'deployment.yaml'));
-  const keys = [...(/range \$key, \$optional := dict ([^}]*)}}/.exec(deployment)?.[1] ?? '').matchAll(/"([A-Z_]+)" (true|false)/g)].map((m) => ({
-    key: m[1] as string,
-    optional: m[2] === 'true',
-  }));
+  const keys = [...(/range \$key, \$optional := dict ([^}]*)}}/.exec(deployment)?.[1] ?? '').matchAll(/"([A-Z_]+)" (true|false)/g)].map(
+    (m) => ({
+      key: m[1] as string,
+      optional: m[2] === 'true',
+    }),
+  );
 
   it('has its keys named as gateway variables', () => {
     expect(keys.length).toBeGreaterThanOrEqual(7);
@@ -197,9 +211,10 @@ describe('README', () => {
       copyFileSync(join(CHART, 'README.md'), join(dir, 'README.md'));
       const bin = join(ROOT, 'node_modules', '@bitnami', 'readme-generator-for-helm', 'bin', 'index.js');
       await promisify(execFile)(process.execPath, [bin, '--values', join(dir, 'values.yaml'), '--readme', join(dir, 'README.md')]);
-      expect(read(join(dir, 'README.md')), 'regenerate: npx readme-generator -v helm/openpm-gateway/values.yaml -r helm/openpm-gateway/README.md').toBe(
-        read(join(CHART, 'README.md')),
-      );
+      expect(
+        read(join(dir, 'README.md')),
+        'regenerate: npx readme-generator -v helm/openpm-gateway/values.yaml -r helm/openpm-gateway/README.md',
+      ).toBe(read(join(CHART, 'README.md')));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

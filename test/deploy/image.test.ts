@@ -102,7 +102,14 @@ function dockerignoreRules(text: string): { negate: boolean; re: RegExp }[] {
       const pattern = normalize(l.replace(/^!/, '')).replace(/\/$/, '');
       const re = pattern
         .split('/')
-        .map((seg) => (seg === '**' ? '(?:.*)' : seg.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+        .map((seg) =>
+          seg === '**'
+            ? '(?:.*)'
+            : seg
+                .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+                .replace(/\*/g, '[^/]*')
+                .replace(/\?/g, '[^/]'),
+        )
         .join('/')
         .replace(/\(\?:\.\*\)\//g, '(?:.*/)?');
       return { negate, re: new RegExp(`^${re}$`) };
@@ -192,9 +199,11 @@ afterAll(async () => {
 /** Every import of the production files: relative ones must resolve inside them, bare ones to production dependencies. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
-    (m) => (m[1] ?? m[2] ?? m[3]) as string,
-  );
+  return [
+    ...text.matchAll(
+      /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+    ),
+  ].map((m) => (m[1] ?? m[2] ?? m[3]) as string);
 }
 
 describe('the production file set', () => {
@@ -255,7 +264,9 @@ describe('the production file set', () => {
         child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
       });
       expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
-      const read = await fetch(`http://127.0.0.1:${port}/open/v1/topic-categories`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } });
+      const read = await fetch(`http://127.0.0.1:${port}/open/v1/topic-categories`, {
+        headers: { authorization: `Bearer ${KEYS.aliceRead}` },
+      });
       expect(read.status).toBe(200);
       expect(out).not.toContain('demo key'); // no sandbox in play
     } finally {

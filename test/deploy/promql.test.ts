@@ -27,7 +27,8 @@ const TARGET_LABELS = new Set(['namespace', 'pod', 'job', 'instance', 'service',
 // The expressions, with the template parts substituted as Helm and Grafana would.
 
 const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Record<string, unknown>;
-const valueAt = (path: string): unknown => path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], values);
+const valueAt = (path: string): unknown =>
+  path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], values);
 
 /** files/alerts.yaml as the PrometheusRule template renders it (only the actions it may hold). */
 function renderAlerts(text: string): string {
@@ -145,7 +146,11 @@ function exposition(text: string): Exported {
       continue;
     }
     const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? /.exec(line);
-    if (sample !== null) add(sample[1] as string, [...(sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="/g)].map((m) => m[1] as string));
+    if (sample !== null)
+      add(
+        sample[1] as string,
+        [...(sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="/g)].map((m) => m[1] as string),
+      );
   }
   return { series };
 }
@@ -202,7 +207,9 @@ describe('the chart ships expressions for every alert the issue asks', () => {
       expect(r.annotations?.['description']).toBeTruthy();
       expect(r.for).toMatch(/^\d+[smh]$/);
     }
-    expect(rules.find((r) => r.alert === 'OpenpmGatewayKillSwitchOn')?.for).toBe(`${String(valueAt('metrics.prometheusRule.killSwitchMinutes'))}m`);
+    expect(rules.find((r) => r.alert === 'OpenpmGatewayKillSwitchOn')?.for).toBe(
+      `${String(valueAt('metrics.prometheusRule.killSwitchMinutes'))}m`,
+    );
   });
 
   it('has dashboard panels to read', () => {

@@ -74,7 +74,8 @@ function citationsIn(file: string, text: string): Citation[] {
     const here = posix.dirname(file);
     const targets: { index: number; target: string }[] = [];
     for (const m of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push({ index: m.index, target: m[1] ?? '' });
-    for (const m of text.matchAll(/^[ \t]*\[[^\]]+\]:[ \t]*<?(\S+?)>?(?:[ \t]+"[^"]*")?[ \t]*$/gm)) targets.push({ index: m.index, target: m[1] ?? '' });
+    for (const m of text.matchAll(/^[ \t]*\[[^\]]+\]:[ \t]*<?(\S+?)>?(?:[ \t]+"[^"]*")?[ \t]*$/gm))
+      targets.push({ index: m.index, target: m[1] ?? '' });
     for (const { index, target } of targets) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, mailto:, …
       const hash = target.indexOf('#');
@@ -169,7 +170,8 @@ describe('the citation scanner', () => {
   });
 
   it('resolves relative markdown links, inline and by reference, and same-page anchors', () => {
-    const fromDocs = 'See [the flow](contract/writes.md#two-phase-flow) and [ops](operations.md#kill-switch).\n\n[lim]: contract/limits.md#windows\n';
+    const fromDocs =
+      'See [the flow](contract/writes.md#two-phase-flow) and [ops](operations.md#kill-switch).\n\n[lim]: contract/limits.md#windows\n';
     expect(citationsIn('docs/writes.md', fromDocs).map((c) => `${c.line} ${c.page}#${c.anchor}`)).toEqual([
       `1 ${dir}/writes.md#two-phase-flow`,
       `3 ${dir}/limits.md#windows`,

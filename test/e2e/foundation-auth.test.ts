@@ -65,7 +65,6 @@ describe.each([
     await new Promise((r) => setTimeout(r, 700));
     expect((await stack.get(PATH, key)).status).toBe(401);
   });
-
 });
 
 describe('verdicts in Redis', () => {
@@ -137,9 +136,17 @@ describe('cross-cutting HTTP behaviour', () => {
 
   it('refuses an oversized or non-JSON body on /mcp with the envelope', async () => {
     const headers = { accept: 'application/json, text/event-stream' };
-    const big = await stack.request('POST', '/mcp', { key: KEYS.aliceRead, raw: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }), headers: { ...headers, 'content-type': 'application/json' } });
+    const big = await stack.request('POST', '/mcp', {
+      key: KEYS.aliceRead,
+      raw: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }),
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
     expect([big.status, big.body.error?.code]).toEqual([413, 'INVALID_ARGUMENT']);
-    const text = await stack.request('POST', '/mcp', { key: KEYS.aliceRead, raw: 'hi', headers: { ...headers, 'content-type': 'text/plain' } });
+    const text = await stack.request('POST', '/mcp', {
+      key: KEYS.aliceRead,
+      raw: 'hi',
+      headers: { ...headers, 'content-type': 'text/plain' },
+    });
     expect([text.status, text.body.error?.code]).toEqual([400, 'INVALID_ARGUMENT']);
   });
 

@@ -102,7 +102,9 @@ describe('minute windows across three replicas', () => {
 
   it('previews count in the read window only', async () => {
     const key = await freshKey(replicas[0] as Stack, ['READ', 'WRITE']);
-    const { count } = await burst(replicas, 12, (s) => s.post('/open/v1/topics/00000000-0000-4000-8000-00000000ffff/order-preview', key, {}));
+    const { count } = await burst(replicas, 12, (s) =>
+      s.post('/open/v1/topics/00000000-0000-4000-8000-00000000ffff/order-preview', key, {}),
+    );
     expect(count(429)).toBe(0);
     const exec = await (replicas[0] as Stack).post('/open/v1/orders', key, { confirm_token: 'x' });
     expect(exec.status).toBe(400);
@@ -162,7 +164,8 @@ describe('failed authentication per client address', () => {
     const stack = await startStack({ sandbox, env: { AUTH_ATTEMPTS_PER_MINUTE: 5 } });
     expect((await stack.get('/open/v1/topic-categories', KEYS.aliceRead)).status).toBe(200);
     const guesses = [];
-    for (let i = 0; i < 8; i++) guesses.push((await stack.get('/open/v1/topic-categories', `opk_test_guess_${String(i).padStart(12, '0')}`)).status);
+    for (let i = 0; i < 8; i++)
+      guesses.push((await stack.get('/open/v1/topic-categories', `opk_test_guess_${String(i).padStart(12, '0')}`)).status);
     // Past the budget, verification is metered (1 a second for 5 a minute), not blocked.
     expect(guesses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
     const refused = await stack.get('/open/v1/topic-categories', 'opk_test_guess_999999999999');

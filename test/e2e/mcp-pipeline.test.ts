@@ -25,7 +25,11 @@ async function freshKey(on: Stack = stack): Promise<string> {
 }
 
 function rpc(on: Stack, key: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  return on.request('POST', '/mcp', { key, raw: typeof body === 'string' ? body : JSON.stringify(body), headers: { ...ACCEPT, ...headers } });
+  return on.request('POST', '/mcp', {
+    key,
+    raw: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { ...ACCEPT, ...headers },
+  });
 }
 
 const call = (id: number, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
@@ -45,7 +49,11 @@ function toolError(r: ToolReply): { code: string; message: string; details?: Rec
 describe('a JSON-RPC batch is counted call by call', () => {
   it('40 search_topics in one request: 30 run, 10 are tool errors naming the delay', async () => {
     const key = await freshKey();
-    const r = await rpc(stack, key, Array.from({ length: 40 }, (_, i) => call(i + 1, 'search_topics', { q: 'will' })));
+    const r = await rpc(
+      stack,
+      key,
+      Array.from({ length: 40 }, (_, i) => call(i + 1, 'search_topics', { q: 'will' })),
+    );
     expect(r.status).toBe(200);
     const replies = r.body as ToolReply[];
     expect(replies).toHaveLength(40);
@@ -71,7 +79,11 @@ describe('a JSON-RPC batch is counted call by call', () => {
       tokens.push(p.body.confirm_token);
     }
     const before = (await counters(stack)).performed['opinion'] ?? 0;
-    const r = await rpc(stack, key, tokens.map((t, i) => call(i + 1, 'publish_opinion', { confirm_token: t })));
+    const r = await rpc(
+      stack,
+      key,
+      tokens.map((t, i) => call(i + 1, 'publish_opinion', { confirm_token: t })),
+    );
     const replies = r.body as ToolReply[];
     const published = replies.filter((x) => x.result !== undefined && x.result.isError !== true);
     const refused = replies.map(toolError).filter((e) => e?.code === 'RATE_LIMITED');
@@ -124,7 +136,11 @@ describe('REST and MCP share every budget', () => {
   it('the read window: 8 REST reads, then a batch of 6 tool calls runs 4', async () => {
     const key = await freshKey(small);
     for (let i = 0; i < 8; i++) expect((await small.get(`${V1}/me`, key)).status).toBe(200);
-    const r = await rpc(small, key, Array.from({ length: 6 }, (_, i) => call(i + 1, 'get_my_profile', {})));
+    const r = await rpc(
+      small,
+      key,
+      Array.from({ length: 6 }, (_, i) => call(i + 1, 'get_my_profile', {})),
+    );
     const replies = r.body as ToolReply[];
     expect(replies.filter((x) => toolError(x) === null)).toHaveLength(4);
     expect(replies.map(toolError).filter((e) => e?.code === 'RATE_LIMITED')).toHaveLength(2);
@@ -140,7 +156,10 @@ describe('REST and MCP share every budget', () => {
     }
     expect((await small.post(`${V1}/opinions`, key, { confirm_token: tokens[0] })).status).toBe(201);
     expect((await small.post(`${V1}/opinions`, key, { confirm_token: tokens[1] })).status).toBe(201);
-    const r = await rpc(small, key, [call(1, 'publish_opinion', { confirm_token: tokens[2] }), call(2, 'publish_opinion', { confirm_token: tokens[3] })]);
+    const r = await rpc(small, key, [
+      call(1, 'publish_opinion', { confirm_token: tokens[2] }),
+      call(2, 'publish_opinion', { confirm_token: tokens[3] }),
+    ]);
     const replies = r.body as ToolReply[];
     expect(replies.filter((x) => toolError(x) === null)).toHaveLength(1);
     expect(replies.map(toolError).filter((e) => e?.code === 'RATE_LIMITED')).toHaveLength(1);
@@ -149,7 +168,12 @@ describe('REST and MCP share every budget', () => {
 
 describe('protocol faults are JSON-RPC errors', () => {
   it('tools/call with arguments that are not an object, or without params: -32602 naming the problem', async () => {
-    const bad = await rpc(stack, KEYS.aliceRead, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_my_profile', arguments: [1] } });
+    const bad = await rpc(stack, KEYS.aliceRead, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_my_profile', arguments: [1] },
+    });
     expect(bad.body.error.code).toBe(-32602);
     expect(bad.body.error.message).toMatch(/arguments must be an object/);
     const none = await rpc(stack, KEYS.aliceRead, { jsonrpc: '2.0', id: 2, method: 'tools/call' });
@@ -172,9 +196,13 @@ describe('protocol faults are JSON-RPC errors', () => {
 
   it('an unknown argument is refused like an unknown REST field', async () => {
     const r = await rpc(stack, KEYS.aliceRead, call(1, 'get_my_profile', { bogus: 1 }));
-    expect(toolError((r.body as ToolReply))).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'bogus' } });
+    expect(toolError(r.body as ToolReply)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'bogus' } });
     const rest = await stack.get(`${V1}/me?bogus=1`, KEYS.aliceRead);
-    expect({ status: rest.status, code: rest.body.error.code, field: rest.body.error.details.field }).toEqual({ status: 400, code: 'INVALID_ARGUMENT', field: 'bogus' });
+    expect({ status: rest.status, code: rest.body.error.code, field: rest.body.error.details.field }).toEqual({
+      status: 400,
+      code: 'INVALID_ARGUMENT',
+      field: 'bogus',
+    });
     // `language` belongs to localised tools only.
     const lang = await rpc(stack, KEYS.aliceRead, call(2, 'get_my_profile', { language: 'ja' }));
     expect(toolError(lang.body as ToolReply)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'language' } });

@@ -90,7 +90,9 @@ describe('tool lists by scope', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     const props = (n: string) => Object.keys((byName.get(n)?.inputSchema.properties ?? {}) as object);
     expect(props('get_topic')).toEqual(expect.arrayContaining(['topic_id', 'language']));
-    expect(props('list_topics')).toEqual(expect.arrayContaining(['type', 'sort', 'status', 'zone', 'category_id', 'mechanism', 'cursor', 'limit', 'language']));
+    expect(props('list_topics')).toEqual(
+      expect.arrayContaining(['type', 'sort', 'status', 'zone', 'category_id', 'mechanism', 'cursor', 'limit', 'language']),
+    );
     expect(props('preview_order')).toEqual(expect.arrayContaining(['topic_id', 'option_id', 'amount_coins']));
     expect(props('get_my_profile')).not.toContain('language');
     const lang = (byName.get('get_topic')?.inputSchema.properties as Record<string, { enum?: unknown }>)['language'];
@@ -173,7 +175,10 @@ describe('errors', () => {
   it('reports an invalid argument by its REST name', async () => {
     const result = await reader.callTool({ name: 'list_topics', arguments: { limit: 500 } });
     expect(result.isError).toBe(true);
-    expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? '').error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'limit' } });
+    expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? '').error).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { field: 'limit' },
+    });
   });
 
   it('treats a write tool called with a read key as unknown, and never runs it', async () => {
@@ -185,7 +190,12 @@ describe('errors', () => {
 });
 
 describe('HTTP surface of /mcp', () => {
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
   const accept = { accept: 'application/json, text/event-stream' };
 
   it('answers 401 with the challenge before any MCP handling', async () => {

@@ -47,7 +47,11 @@ afterAll(async () => {
 
 const rest = (g: GatewayProcess, path = '/open/v1/topic-categories') =>
   fetch(`${g.url}${path}`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } });
-const mcp = (g: GatewayProcess, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, key: string = KEYS.aliceRead) =>
+const mcp = (
+  g: GatewayProcess,
+  body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+  key: string = KEYS.aliceRead,
+) =>
   fetch(`${g.url}/mcp`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -138,7 +142,11 @@ describe('kill switch across replicas', () => {
     expect(await allAnswer(200)).toBe(true);
     for (const g of replicas) {
       // Over MCP, the executing tool is refused as a tool error carrying the envelope.
-      const call = await mcp(g, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'place_order', arguments: { confirm_token: 'x' } } }, KEYS.aliceWrite);
+      const call = await mcp(
+        g,
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'place_order', arguments: { confirm_token: 'x' } } },
+        KEYS.aliceWrite,
+      );
       expect(call.status).toBe(200);
       const body = (await call.json()) as { result?: { isError?: boolean; content?: { text?: string }[] } };
       expect(body.result?.isError).toBe(true);
@@ -154,7 +162,16 @@ describe('kill switch across replicas', () => {
   });
 
   it('the CLI fails clearly: wrong token, unreachable admin server, missing reason', async () => {
-    const wrong = await runCli(['kill-switch', 'on', '--reason', 'x', '--admin', replicas[0]!.adminUrl, '--token', 'wrong-token-0123456789']);
+    const wrong = await runCli([
+      'kill-switch',
+      'on',
+      '--reason',
+      'x',
+      '--admin',
+      replicas[0]!.adminUrl,
+      '--token',
+      'wrong-token-0123456789',
+    ]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('HTTP 401');
     expect(wrong.stderr).toContain('UNAUTHORIZED');

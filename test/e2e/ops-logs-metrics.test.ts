@@ -57,13 +57,18 @@ const mcp = (key: string, body: unknown) => call('POST', '/mcp', key, body, { ac
 describe('a replica serving keyed traffic', () => {
   it('answers reads, MCP, an unknown key and a confirmed write', async () => {
     expect((await call('GET', '/open/v1/topic-categories', KEYS.aliceRead)).status).toBe(200);
-    expect((await call('GET', '/open/v1/topic-categories', KEYS.aliceRead, undefined, { 'x-request-id': 'ops-trace-0001' })).status).toBe(200);
+    expect((await call('GET', '/open/v1/topic-categories', KEYS.aliceRead, undefined, { 'x-request-id': 'ops-trace-0001' })).status).toBe(
+      200,
+    );
     expect((await call('GET', '/open/v1/me', KEYS.aliceRead)).status).toBe(200);
     expect((await call('GET', '/open/v1/me', UNKNOWN_KEY)).status).toBe(401);
     expect((await mcp(KEYS.aliceRead, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })).status).toBe(200);
 
     const topic = genericMarketId(0);
-    const preview = await call('POST', `/open/v1/topics/${topic}/order-preview`, KEYS.aliceWrite, { option_id: outcomeId(topic, 1), amount_coins: 10 });
+    const preview = await call('POST', `/open/v1/topics/${topic}/order-preview`, KEYS.aliceWrite, {
+      option_id: outcomeId(topic, 1),
+      amount_coins: 10,
+    });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
     confirmToken = preview.body.confirm_token;
     expect(typeof confirmToken).toBe('string');
@@ -72,7 +77,12 @@ describe('a replica serving keyed traffic', () => {
     const order = await call('POST', '/open/v1/orders', KEYS.aliceWrite, { confirm_token: confirmToken });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     // The same token over MCP: a replay, with the token in a JSON-RPC body this time.
-    const replay = await mcp(KEYS.aliceWrite, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'place_order', arguments: { confirm_token: confirmToken } } });
+    const replay = await mcp(KEYS.aliceWrite, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'place_order', arguments: { confirm_token: confirmToken } },
+    });
     expect(replay.status).toBe(200);
     // A forged token in a body that fails: the error path must not log it either.
     expect((await call('POST', '/open/v1/orders', KEYS.aliceWrite, { confirm_token: `${confirmToken}x` })).status).toBe(400);
@@ -90,7 +100,10 @@ describe('a replica serving keyed traffic', () => {
     for (const part of confirmToken.split('.').filter((p) => p.length >= 16)) expect(out).not.toContain(part);
 
     // Every line is JSON.
-    const lines = gw.stdout().split('\n').filter((l) => l.trim() !== '');
+    const lines = gw
+      .stdout()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
 
     // Every line written while serving traffic names its request (process-level lines aside).

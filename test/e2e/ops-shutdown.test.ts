@@ -51,7 +51,11 @@ describe('graceful shutdown', () => {
     const started = Date.now();
     const inFlight = fetch(`${gw.url}/open/v1/topic-categories`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } });
     // Wait until the gateway logged the incoming request, then ask it to stop.
-    await within(2_000, async () => gw.logs.some((l) => l['msg'] === 'incoming request' && (l['req'] as { url?: string } | undefined)?.url === '/open/v1/topic-categories'));
+    await within(2_000, async () =>
+      gw.logs.some(
+        (l) => l['msg'] === 'incoming request' && (l['req'] as { url?: string } | undefined)?.url === '/open/v1/topic-categories',
+      ),
+    );
     gw.child.kill('SIGTERM');
 
     const res = await inFlight;

@@ -108,7 +108,7 @@ describe('a broken upstream answer is 500 INTERNAL on every read', () => {
     }
   });
 
-  it('a 5xx, with the backend\'s internal error code, an unknown one, or no body', async () => {
+  it("a 5xx, with the backend's internal error code, an unknown one, or no body", async () => {
     for (const body of [{ errCode: 99999, errMsg: SECRET }, { errCode: 31337, errMsg: SECRET }, '']) {
       // 502/503/504 are retried by the client (with a backoff), so fewer reads for those.
       for (const [status, reads] of [
@@ -129,7 +129,11 @@ describe('a broken upstream answer is 500 INTERNAL on every read', () => {
     const market = await upstream(`/internal/prediction/markets/${MARKETS.aliceOpen}`);
     expect(market.errCode).toBe(0);
     for (const patch of [{ state: 'FROZEN' }, { pricingModel: 'CLOB' }, { auditState: 'SHADOW' }]) {
-      await fault({ pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}`, status: 200, body: { errCode: 0, data: { ...market.data, ...patch } } });
+      await fault({
+        pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}`,
+        status: 200,
+        body: { errCode: 0, data: { ...market.data, ...patch } },
+      });
       expectInternal(await stack.get(`${API}/topics/${MARKETS.aliceOpen}`, KEY), 'FROZEN', 'CLOB', 'SHADOW');
       await clearFaults(stack);
     }
@@ -140,12 +144,24 @@ describe('a broken upstream answer is 500 INTERNAL on every read', () => {
 
   it('a failure in the second of two backend calls never yields a partial answer', async () => {
     // price history: detail first, then history.
-    await fault({ pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}/price-history`, status: 500, body: { errCode: 99999, errMsg: SECRET } });
+    await fault({
+      pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}/price-history`,
+      status: 500,
+      body: { errCode: 99999, errMsg: SECRET },
+    });
     expectInternal(await stack.get(`${API}/topics/${MARKETS.aliceOpen}/price-history`, KEY));
     // comments: detail first, then the opinions.
-    await fault({ pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`, status: 200, body: '{"errCode":0,"data":{"items":[' });
+    await fault({
+      pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`,
+      status: 200,
+      body: '{"errCode":0,"data":{"items":[',
+    });
     expectInternal(await stack.get(`${API}/topics/${MARKETS.aliceOpen}/comments`, KEY));
-    await fault({ pathPrefix: `/internal/poll/polls/${POLLS.aliceVoted}/comments`, status: 200, body: { errCode: 424242, errMsg: SECRET } });
+    await fault({
+      pathPrefix: `/internal/poll/polls/${POLLS.aliceVoted}/comments`,
+      status: 200,
+      body: { errCode: 424242, errMsg: SECRET },
+    });
     expectInternal(await stack.get(`${API}/topics/${POLLS.aliceVoted}/comments`, KEY));
     // detail of a poll probes the prediction service first: a broken probe is not a "not found".
     await fault({ pathPrefix: `/internal/prediction/markets/${POLLS.aliceVoted}`, status: 503, body: '' });
@@ -161,7 +177,7 @@ describe('a broken upstream answer is 500 INTERNAL on every read', () => {
     expectInternal(await stack.get(`${API}/topics/00000000-0000-4000-8000-00000000beef`, KEY));
   });
 
-  it('the request id is echoed on a 500, a caller\'s sane one kept', async () => {
+  it("the request id is echoed on a 500, a caller's sane one kept", async () => {
     await fault({ pathPrefix: '/internal/zones', status: 500, body: { errCode: 99999, errMsg: SECRET } });
     const mine = await stack.get(`${API}/zones`, KEY, { 'x-request-id': 'fault-req-0001' });
     expectInternal(mine);

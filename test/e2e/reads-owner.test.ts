@@ -31,7 +31,7 @@ afterAll(async () => {
 const profile = async (key = KEY) => expectOk(await stack.get(`${API}/me`, key), MyProfile);
 
 describe('GET /me', () => {
-  it('the key owner\'s profile and balances; sapphires always 0; the same for both of alice\'s keys', async () => {
+  it("the key owner's profile and balances; sapphires always 0; the same for both of alice's keys", async () => {
     const me = await profile();
     expect(me).toMatchObject({
       id: USERS.alice,
@@ -58,7 +58,9 @@ describe('GET /me/positions', () => {
     const pages = await walkPages(stack, `${API}/me/positions`, KEY, PositionList, { limit: 2 });
     const all = itemsOf(pages);
     expect(new Set(all.map((p) => p.id)).size).toBe(all.length);
-    expect(all.map((p) => p.id)).toEqual(expectOk(await stack.get(`${API}/me/positions?limit=100`, KEY), PositionList).data.map((p) => p.id));
+    expect(all.map((p) => p.id)).toEqual(
+      expectOk(await stack.get(`${API}/me/positions?limit=100`, KEY), PositionList).data.map((p) => p.id),
+    );
     const of = (topic: string) => {
       const p = all.find((x) => x.topic_id === topic);
       if (p === undefined) throw new Error(`no position on ${topic}`);
@@ -66,7 +68,14 @@ describe('GET /me/positions', () => {
     };
 
     const sold = of(MARKETS.aliceSold);
-    expect(sold).toMatchObject({ sold: true, status: 'sold', sold_rubies: '102.6161', won: null, payout_rubies: null, payout_if_correct_rubies: null });
+    expect(sold).toMatchObject({
+      sold: true,
+      status: 'sold',
+      sold_rubies: '102.6161',
+      won: null,
+      payout_rubies: null,
+      payout_if_correct_rubies: null,
+    });
 
     const won = of(MARKETS.aliceWon);
     expect(won).toMatchObject({ sold: false, sold_rubies: null, status: 'won', won: true, ruby_multiplier: '1.5000' });
@@ -80,7 +89,14 @@ describe('GET /me/positions', () => {
     expect(lost).toMatchObject({ sold: false, sold_rubies: null, status: 'lost', won: false, payout_rubies: '0.0000' });
 
     const open = of(MARKETS.aliceOpen);
-    expect(open).toMatchObject({ sold: false, sold_rubies: null, status: 'pending', won: null, payout_rubies: null, ruby_multiplier: '1.0000' });
+    expect(open).toMatchObject({
+      sold: false,
+      sold_rubies: null,
+      status: 'pending',
+      won: null,
+      payout_rubies: null,
+      ruby_multiplier: '1.0000',
+    });
     // units × multiplier, the guaranteed minimum.
     expect(open.payout_if_correct_rubies).toBe(new Big(open.units).times(open.ruby_multiplier).toFixed(4));
     expect(open.url).toBe(`https://sandbox.openpm.example/predictions/${MARKETS.aliceOpen}`);
@@ -113,7 +129,13 @@ describe('GET /me/opinions and /me/backed-opinions', () => {
       expect(o.url).toBe(`https://sandbox.openpm.example/predictions/${o.topic_id}/opinions/${o.id}`);
     }
     const mine = all.find((o) => o.id === OPINIONS.aliceOpen);
-    expect(mine).toMatchObject({ topic_id: MARKETS.aliceOpen, backer_count: 3, ruby_payback: '4.5000', side_option_label: 'Yes', reply_to: null });
+    expect(mine).toMatchObject({
+      topic_id: MARKETS.aliceOpen,
+      backer_count: 3,
+      ruby_payback: '4.5000',
+      side_option_label: 'Yes',
+      reply_to: null,
+    });
   });
 
   it('backed opinions: ruby_total equals sapphire_total; paginated', async () => {
@@ -148,7 +170,7 @@ describe('GET /me/coin-ledger and /me/ruby-ledger', () => {
     expect(oldest?.balance_after).toBe(new Big(oldest?.amount ?? 0).toFixed(4));
   }
 
-  it('coin ledger: paginated; chained balances; the newest balance is the profile\'s coins', async () => {
+  it("coin ledger: paginated; chained balances; the newest balance is the profile's coins", async () => {
     const me = await profile();
     const pages = await walkPages(stack, `${API}/me/coin-ledger`, KEY, LedgerList, { limit: 5 });
     const all = itemsOf(pages);
@@ -161,7 +183,7 @@ describe('GET /me/coin-ledger and /me/ruby-ledger', () => {
     expect(all[0]?.url).toBe('https://sandbox.openpm.example/me/wallet/coins');
   });
 
-  it('ruby ledger: a sapphire_conversion entry; chained; the newest balance is the profile\'s rubies', async () => {
+  it("ruby ledger: a sapphire_conversion entry; chained; the newest balance is the profile's rubies", async () => {
     const me = await profile();
     const pages = await walkPages(stack, `${API}/me/ruby-ledger`, KEY, LedgerList, { limit: 4 });
     const all = itemsOf(pages);
@@ -178,7 +200,7 @@ describe('GET /me/coin-ledger and /me/ruby-ledger', () => {
 });
 
 describe('GET /me/topics', () => {
-  it('alice\'s own topics include the moderation-hidden one, with its moderation_note', async () => {
+  it("alice's own topics include the moderation-hidden one, with its moderation_note", async () => {
     const preds = expectOk(await stack.get(`${API}/me/topics`, KEY), OwnerTopicList);
     const hidden = preds.data.find((t) => t.id === MARKETS.hidden);
     expect(hidden).toBeDefined();
@@ -195,7 +217,7 @@ describe('GET /me/topics', () => {
     expect(itemsOf(walked).map((t) => t.id)).toEqual(preds.data.map((t) => t.id));
   });
 
-  it('another owner sees only their own topics; the public list still hides alice\'s', async () => {
+  it("another owner sees only their own topics; the public list still hides alice's", async () => {
     const erin = await stack.admin<{ key: string }>('POST', '/keys', { userId: USERS.erin, scopes: ['read'], expiresAt: null });
     const theirs = expectOk(await stack.get(`${API}/me/topics`, erin.key), OwnerTopicList);
     expect(theirs.data.map((t) => t.id)).toContain(MARKETS.noEnglish);

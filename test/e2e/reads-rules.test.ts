@@ -86,7 +86,9 @@ describe('rule 9: existence never leaks', () => {
   }
 
   it('a poll on price-history answers and costs what a missing id does', async () => {
-    expect(await observe(`${API}/topics/${POLLS.aliceVoted}/price-history`)).toEqual(await observe(`${API}/topics/${MISSING}/price-history`));
+    expect(await observe(`${API}/topics/${POLLS.aliceVoted}/price-history`)).toEqual(
+      await observe(`${API}/topics/${MISSING}/price-history`),
+    );
   });
 
   it('a visible topic costs fewer or equal calls than a miss (the miss probes both services)', async () => {
@@ -130,7 +132,17 @@ describe('rule 9: existence never leaks', () => {
 describe('localisation (Accept-Language)', () => {
   const title9 = NOTABLE_MARKETS.find((m) => m.id === MARKETS.aliceOpen)?.title ?? {};
   const snack9 = SEED_POLLS.find((p) => p.id === POLLS.aliceVoted)?.subject ?? {};
-  const TAG: Record<string, string> = { en: 'en', 'zh-TW': 'zh_TW', 'zh-CN': 'zh_CN', vi: 'vi', id: 'in', th: 'th', ja: 'ja', ko: 'ko', ms: 'ms' };
+  const TAG: Record<string, string> = {
+    en: 'en',
+    'zh-TW': 'zh_TW',
+    'zh-CN': 'zh_CN',
+    vi: 'vi',
+    id: 'in',
+    th: 'th',
+    ja: 'ja',
+    ko: 'ko',
+    ms: 'ms',
+  };
 
   async function detail(id: string, acceptLanguage?: string) {
     const r = await stack.get(`${API}/topics/${id}`, KEY, acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage });
@@ -200,7 +212,7 @@ describe('localisation (Accept-Language)', () => {
     expect(ko.topic.title.trim()).not.toBe('');
   });
 
-  it('lists, comments (opinion text), categories and the owner\'s reads follow the language too', async () => {
+  it("lists, comments (opinion text), categories and the owner's reads follow the language too", async () => {
     const h = { 'accept-language': 'zh-TW' };
     const topics = await stack.get(`${API}/topics?limit=100`, KEY, h);
     expect(topics.headers.get('content-language')).toBe('zh-TW');
@@ -219,7 +231,10 @@ describe('localisation (Accept-Language)', () => {
     expect(cats.data.find((c) => c.id === CATEGORIES.tech)?.name).toBe('科技');
 
     const positions = expectOk(await stack.get(`${API}/me/positions`, KEY, h), PositionList);
-    expect(positions.data.find((p) => p.topic_id === MARKETS.aliceOpen)).toMatchObject({ topic_title: '跨年夜台北會下雨嗎？', option_label: '是' });
+    expect(positions.data.find((p) => p.topic_id === MARKETS.aliceOpen)).toMatchObject({
+      topic_title: '跨年夜台北會下雨嗎？',
+      option_label: '是',
+    });
 
     const opinions = expectOk(await stack.get(`${API}/me/opinions`, KEY, h), OwnerOpinionList);
     expect(opinions.data.find((o) => o.id === OPINIONS.aliceOpen)).toMatchObject({
@@ -281,11 +296,15 @@ describe('decimals, timestamps and urls on every read (SPEC 1.1 rules 2 to 5)', 
       [`${API}/me/topics?type=poll`, OwnerTopicList],
       ...Object.values(CONTESTS).map((id) => [`${API}/contests/${id}`, Contest] as [string, z.ZodType]),
     ];
-    const topicIds = [...Object.values(MARKETS).filter((id) => id !== MARKETS.hidden), ...Object.values(POLLS).filter((id) => id !== POLLS.hidden)];
+    const topicIds = [
+      ...Object.values(MARKETS).filter((id) => id !== MARKETS.hidden),
+      ...Object.values(POLLS).filter((id) => id !== POLLS.hidden),
+    ];
     for (const id of topicIds) {
       reads.push([`${API}/topics/${id}`, TopicDetail], [`${API}/topics/${id}/comments`, CommentList]);
     }
-    for (const id of Object.values(MARKETS).filter((id) => id !== MARKETS.hidden)) reads.push([`${API}/topics/${id}/price-history`, PriceHistory]);
+    for (const id of Object.values(MARKETS).filter((id) => id !== MARKETS.hidden))
+      reads.push([`${API}/topics/${id}/price-history`, PriceHistory]);
     for (const [path, schema] of reads) {
       const r = await stack.get(path, KEY);
       try {
@@ -332,7 +351,9 @@ describe('rule 9 at run time: a topic moderation hides now', () => {
     const title = expectOk(await stack.get(`${API}/topics/${id}`, KEY), TopicDetail).title;
     const inLists = async () => {
       const topics = expectOk(await stack.get(`${API}/topics?limit=100`, KEY), TopicList).data.map((t) => t.id);
-      const found = expectOk(await stack.get(`${API}/search?q=${encodeURIComponent(title)}&type=prediction`, KEY), TopicList).data.map((t) => t.id);
+      const found = expectOk(await stack.get(`${API}/search?q=${encodeURIComponent(title)}&type=prediction`, KEY), TopicList).data.map(
+        (t) => t.id,
+      );
       return topics.includes(id) || found.includes(id);
     };
     expect(await inLists()).toBe(true);

@@ -4,7 +4,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TopicList, UserTopicList } from '../../src/contract/index.ts';
-import { API, clearFaults, countOf, expectError, expectOk, itemsOf, rawGet, startCounting, walkPages, withQuery } from '../helpers/contract-assert.ts';
+import {
+  API,
+  clearFaults,
+  countOf,
+  expectError,
+  expectOk,
+  itemsOf,
+  rawGet,
+  startCounting,
+  walkPages,
+  withQuery,
+} from '../helpers/contract-assert.ts';
 import { KEYS, MARKETS, POLLS, USERS, startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -104,7 +115,9 @@ describe('GET /search', () => {
   });
 
   it('case-insensitive; finds titles in other languages; never shows a hidden topic', async () => {
-    expect(await search({ q: 'WILL', type: 'prediction', limit: 100 })).toEqual(await search({ q: 'will', type: 'prediction', limit: 100 }));
+    expect(await search({ q: 'WILL', type: 'prediction', limit: 100 })).toEqual(
+      await search({ q: 'will', type: 'prediction', limit: 100 }),
+    );
     const typhoon = await search({ q: '颱風', type: 'prediction' });
     expect(typhoon.data.map((t) => t.id)).toEqual([MARKETS.noEnglish]);
     for (const type of ['all', 'prediction', 'poll']) {
@@ -119,7 +132,7 @@ describe('GET /users/{handle}/topics', () => {
   const topics = async (handle: string, q: Record<string, string | number | undefined> = {}) =>
     expectOk(await stack.get(withQuery(`${API}/users/${handle}/topics`, q), KEY), UserTopicList);
 
-  it('a user\'s created predictions (default) and polls; all theirs; paginated', async () => {
+  it("a user's created predictions (default) and polls; all theirs; paginated", async () => {
     const preds = await topics('openpm_official', { limit: 100 });
     expect(preds.hidden).toBe(false);
     expect(preds.data.length).toBeGreaterThan(20);

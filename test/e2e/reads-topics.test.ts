@@ -158,7 +158,11 @@ describe('GET /topics', () => {
     expect(newest.data.every((t) => t.type === 'poll')).toBe(true);
     // Paginates too.
     const pages = await walkPages(stack, `${API}/topics?type=poll`, KEY, TopicList, { limit: 2 });
-    expect(itemsOf(pages).map((t) => t.id).sort()).toEqual([...OPEN_POLLS].sort());
+    expect(
+      itemsOf(pages)
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual([...OPEN_POLLS].sort());
     // Predictions carry no poll-only field.
     for (const t of (await list({ limit: 100, mechanism: 'all' })).data) {
       expect(t.type).toBe('prediction');
@@ -353,7 +357,7 @@ describe('GET /topics/{id}', () => {
 describe('GET /topics/{id}/comments', () => {
   const comments = async (id: string, q = '') => expectOk(await stack.get(`${API}/topics/${id}/comments${q}`, KEY), CommentList);
 
-  it('top-level opinions only: bob\'s reply never appears, on any page', async () => {
+  it("top-level opinions only: bob's reply never appears, on any page", async () => {
     const page = await comments(MARKETS.aliceOpen);
     expect(page.gated).toBe(false);
     expect(page.data.map((c) => c.id)).toContain(OPINIONS.aliceOpen);
@@ -398,11 +402,21 @@ describe('GET /topics/{id}/comments', () => {
     );
   });
 
-  it('a cursor from another topic\'s comments is 400 on cursor, never a 500', async () => {
+  it("a cursor from another topic's comments is 400 on cursor, never a 500", async () => {
     const a = await comments(MARKETS.aliceOpen, '?limit=1');
     expect(a.next_cursor).not.toBeNull();
-    expectError(await stack.get(`${API}/topics/${MARKETS.uneven}/comments?cursor=${a.next_cursor}`, KEY), 400, 'INVALID_ARGUMENT', 'cursor');
-    expectError(await stack.get(`${API}/topics/${POLLS.aliceVoted}/comments?cursor=${a.next_cursor}`, KEY), 400, 'INVALID_ARGUMENT', 'cursor');
+    expectError(
+      await stack.get(`${API}/topics/${MARKETS.uneven}/comments?cursor=${a.next_cursor}`, KEY),
+      400,
+      'INVALID_ARGUMENT',
+      'cursor',
+    );
+    expectError(
+      await stack.get(`${API}/topics/${POLLS.aliceVoted}/comments?cursor=${a.next_cursor}`, KEY),
+      400,
+      'INVALID_ARGUMENT',
+      'cursor',
+    );
   });
 
   it('missing, hidden and malformed topic ids are 404', async () => {
@@ -415,7 +429,7 @@ describe('GET /topics/{id}/comments', () => {
 describe('GET /topics/{id}/price-history', () => {
   const history = async (id: string, q = '') => expectOk(await stack.get(`${API}/topics/${id}/price-history${q}`, KEY), PriceHistory);
 
-  it('default is all; oldest first; each point lists the topic\'s options in order; complete list', async () => {
+  it("default is all; oldest first; each point lists the topic's options in order; complete list", async () => {
     const all = await history(MARKETS.aliceOpen);
     expect(await history(MARKETS.aliceOpen, '?range=all')).toEqual(all);
     expect(all.next_cursor).toBeNull();
@@ -512,7 +526,7 @@ describe('GET /contests/{id}', () => {
 
 // Mutate the world: run last in this file.
 describe('after alice votes (sandbox admin)', () => {
-  it('the gated poll\'s comments open to her and its tallies become visible', async () => {
+  it("the gated poll's comments open to her and its tallies become visible", async () => {
     const before = expectContract(PollDetail, expectOk(await stack.get(`${API}/topics/${POLLS.notVotedGated}`, KEY), TopicDetail));
     expect(before.votes_visible).toBe(false);
     const choice = before.options[0]?.id ?? '';

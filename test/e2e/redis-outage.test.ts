@@ -76,7 +76,8 @@ function expectContractError(r: Reply, status: number, code: string): void {
 }
 
 const TOPIC = MARKETS.boosted; // stakes 10..2000; alice holds nothing there
-const preview = () => stack.post(`${V1}/topics/${TOPIC}/order-preview`, KEYS.aliceWrite, { option_id: outcomeId(TOPIC, 1), amount_coins: 10 });
+const preview = () =>
+  stack.post(`${V1}/topics/${TOPIC}/order-preview`, KEYS.aliceWrite, { option_id: outcomeId(TOPIC, 1), amount_coins: 10 });
 const place = (token: string) => stack.post(`${V1}/orders`, KEYS.aliceWrite, { confirm_token: token });
 
 /** The token previewed while Redis was up, executed during the outage and after it. */

@@ -97,7 +97,9 @@ describe('Redis stalls (frozen process)', () => {
       expect(write.ms).toBeLessThan(BOUND_MS);
 
       const load = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => timed(stack.get(i % 2 === 0 ? `${V1}/zones` : `${V1}/topics`, i % 3 === 0 ? KEYS.aliceRead : KEYS.aliceWrite))),
+        Array.from({ length: 20 }, (_, i) =>
+          timed(stack.get(i % 2 === 0 ? `${V1}/zones` : `${V1}/topics`, i % 3 === 0 ? KEYS.aliceRead : KEYS.aliceWrite)),
+        ),
       );
       for (const { value, ms } of load) {
         expect(ms).toBeLessThan(BOUND_MS);

@@ -108,7 +108,10 @@ describe('a backend answering 503', () => {
   });
 
   it('an order is refused fast too while the breaker is open, charges nothing, and its token works afterwards', async () => {
-    const p = await stack.post(`${V1}/topics/${MARKETS.boosted}/order-preview`, KEYS.aliceWrite, { option_id: outcomeId(MARKETS.boosted, 1), amount_coins: 10 });
+    const p = await stack.post(`${V1}/topics/${MARKETS.boosted}/order-preview`, KEYS.aliceWrite, {
+      option_id: outcomeId(MARKETS.boosted, 1),
+      amount_coins: 10,
+    });
     expect(p.status, JSON.stringify(p.body)).toBe(200);
     const token = p.body.confirm_token as string;
     const orders = async () => ((await stack.admin('GET', '/counters')) as { performed: { order: number } }).performed.order;
@@ -212,7 +215,11 @@ describe('coalescing identical public reads', () => {
   it('every upstream call is measured by endpoint template', async () => {
     await stack.get(`${V1}/topics/${MARKETS.aliceOpen}`, KEY);
     const text = await stack.app.services.metrics.registry.metrics();
-    expect(text).toMatch(/openpm_upstream_request_duration_seconds_count\{endpoint="\/internal\/prediction\/markets\/\{id\}",method="GET",outcome="ok"\} [1-9]/);
-    expect(text).toMatch(/openpm_upstream_request_duration_seconds_count\{endpoint="\/internal\/zones",method="GET",outcome="failed"\} [1-9]/);
+    expect(text).toMatch(
+      /openpm_upstream_request_duration_seconds_count\{endpoint="\/internal\/prediction\/markets\/\{id\}",method="GET",outcome="ok"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /openpm_upstream_request_duration_seconds_count\{endpoint="\/internal\/zones",method="GET",outcome="failed"\} [1-9]/,
+    );
   });
 });

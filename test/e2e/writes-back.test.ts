@@ -177,4 +177,3 @@ describe('a relay that moved after the preview', () => {
     expect(valid(Back, r.body).seq).toBe(next.summary.my_seq_if_now);
   });
 });
-

@@ -34,7 +34,9 @@ afterAll(async () => {
 
 /** N parallel executions of one token, alternating between the two gateways. */
 function storm(path: string, token: string): Promise<Reply[]> {
-  return Promise.all(Array.from({ length: N }, (_, i) => (i % 2 === 0 ? a : b).post(`${V1}${path}`, KEYS.aliceWrite, { confirm_token: token })));
+  return Promise.all(
+    Array.from({ length: N }, (_, i) => (i % 2 === 0 ? a : b).post(`${V1}${path}`, KEYS.aliceWrite, { confirm_token: token })),
+  );
 }
 
 /** Exactly one 201; every other answer a 200 replay equal to it, or 409 RETRY_IDEMPOTENCY_KEY. */
@@ -69,7 +71,10 @@ describe('one token, 50 parallel executions over two replicas', () => {
     expect(after.replayed['order']).toBe(before.replayed['order']);
     expect(await coins(a, USERS.alice)).toBe((Number(coinsBefore) - 10).toFixed(4));
     // Either replica answers a later retry from the shared store.
-    expect((await b.post(`${V1}/orders`, KEYS.aliceWrite, { confirm_token: p.body.confirm_token })).body).toEqual({ ...first, replayed: true });
+    expect((await b.post(`${V1}/orders`, KEYS.aliceWrite, { confirm_token: p.body.confirm_token })).body).toEqual({
+      ...first,
+      replayed: true,
+    });
     await expectAuditOk(a);
   });
 
@@ -79,7 +84,12 @@ describe('one token, 50 parallel executions over two replicas', () => {
     const before = await counters(a);
     const coinsBefore = await coins(a, USERS.alice);
 
-    await a.admin('POST', '/faults', { method: 'POST', pathPrefix: `/internal/prediction/opinions/${OPINIONS.heidiBoosted}/backs`, delayMs: 300, times: 1 });
+    await a.admin('POST', '/faults', {
+      method: 'POST',
+      pathPrefix: `/internal/prediction/opinions/${OPINIONS.heidiBoosted}/backs`,
+      delayMs: 300,
+      times: 1,
+    });
 
     const first = expectOneAndReplays(await storm('/backs', p.body.confirm_token));
     valid(Back, first);
@@ -96,7 +106,12 @@ describe('one token, 50 parallel executions over two replicas', () => {
     const before = await counters(a);
     const coinsBefore = await coins(a, USERS.alice);
 
-    await a.admin('POST', '/faults', { method: 'POST', pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`, delayMs: 300, times: 1 });
+    await a.admin('POST', '/faults', {
+      method: 'POST',
+      pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`,
+      delayMs: 300,
+      times: 1,
+    });
     const replies = await storm('/opinions', p.body.confirm_token);
     const created = replies.filter((r) => r.status === 201);
     expect(created).toHaveLength(1);

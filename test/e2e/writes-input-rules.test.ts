@@ -51,7 +51,10 @@ describe('opinion text', () => {
     const r = await opinionPreview('A fair opinion.');
     const real = decodeToken(valid(OpinionPreview, r.body).confirm_token ?? '').claims;
     // A token this gateway signed, as one issued before the rule would be.
-    const { token } = stack.app.services.confirm.tokens.issue('publish_opinion', real.userId, real.keyId, { ...real.params, content: 'Yes \u202eon no' });
+    const { token } = stack.app.services.confirm.tokens.issue('publish_opinion', real.userId, real.keyId, {
+      ...real.params,
+      content: 'Yes \u202eon no',
+    });
     const before = await counters(stack);
     const published = await stack.post(`${V1}/opinions`, KEYS.aliceWrite, { confirm_token: token });
     expect({ status: published.status, code: published.body?.error?.code, field: published.body?.error?.details?.field }).toEqual({

@@ -31,7 +31,8 @@ async function rpc(key: string, method: string, params: Record<string, unknown> 
   return r.body;
 }
 
-const call = async (key: string, name: string, args: Record<string, unknown>) => (await rpc(key, 'tools/call', { name, arguments: args })).result;
+const call = async (key: string, name: string, args: Record<string, unknown>) =>
+  (await rpc(key, 'tools/call', { name, arguments: args })).result;
 
 describe('tools/list', () => {
   it('a write key sees the six write tools, annotated', async () => {
@@ -70,7 +71,12 @@ describe('tools/list', () => {
 describe('tools/call', () => {
   it('preview_order then place_order, with the REST bodies as structuredContent', async () => {
     const topic = genericMarketId(0);
-    const preview = await call(KEYS.aliceWrite, 'preview_order', { topic_id: topic, option_id: outcomeId(topic, 1), amount_coins: 7, language: 'zh' });
+    const preview = await call(KEYS.aliceWrite, 'preview_order', {
+      topic_id: topic,
+      option_id: outcomeId(topic, 1),
+      amount_coins: 7,
+      language: 'zh',
+    });
     expect(preview.isError).toBeFalsy();
     const p = valid(OrderPreview, preview.structuredContent);
     expect(JSON.parse(preview.content[0].text)).toEqual(preview.structuredContent);
@@ -86,7 +92,11 @@ describe('tools/call', () => {
   });
 
   it('contract errors are tool errors holding the REST envelope', async () => {
-    const r = await call(KEYS.aliceWrite, 'preview_order', { topic_id: MARKETS.boosted, option_id: outcomeId(MARKETS.boosted, 1), amount_coins: '10' });
+    const r = await call(KEYS.aliceWrite, 'preview_order', {
+      topic_id: MARKETS.boosted,
+      option_id: outcomeId(MARKETS.boosted, 1),
+      amount_coins: '10',
+    });
     expect(r.isError).toBe(true);
     expect(JSON.parse(r.content[0].text)).toMatchObject({ error: { code: 'INVALID_ARGUMENT', details: { field: 'amount_coins' } } });
     const e = await call(KEYS.aliceWrite, 'place_order', { confirm_token: 'ct1.a.b.c' });
@@ -96,7 +106,11 @@ describe('tools/call', () => {
   });
 
   it('the preview answers a refusal as a result, not an error', async () => {
-    const r = await call(KEYS.aliceWrite, 'preview_order', { topic_id: MARKETS.legacyStake, option_id: outcomeId(MARKETS.legacyStake, 1), amount_coins: 10 });
+    const r = await call(KEYS.aliceWrite, 'preview_order', {
+      topic_id: MARKETS.legacyStake,
+      option_id: outcomeId(MARKETS.legacyStake, 1),
+      amount_coins: 10,
+    });
     expect(r.isError).toBeFalsy();
     expect(valid(OrderPreview, r.structuredContent)).toMatchObject({ can_place: false, reason: 'STAKE_OUT_OF_RANGE' });
   });

@@ -20,7 +20,12 @@ const preview = (topicId: string, body: Record<string, unknown>, key: string = K
   stack.post(`${V1}/topics/${topicId}/opinion-preview`, key, body, headers);
 const publish = (token: unknown, key: string = KEYS.aliceWrite) => stack.post(`${V1}/opinions`, key, { confirm_token: token });
 
-async function possible(topicId: string, body: Record<string, unknown>, key?: string, headers?: Record<string, string>): Promise<OpinionPreview> {
+async function possible(
+  topicId: string,
+  body: Record<string, unknown>,
+  key?: string,
+  headers?: Record<string, string>,
+): Promise<OpinionPreview> {
   const r = await preview(topicId, body, key, headers);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   const p = valid(OpinionPreview, r.body);
@@ -109,8 +114,14 @@ describe('a possible opinion: preview, publish, single use', () => {
   });
 
   it('a reply names the opinion replied to', async () => {
-    const p = await possible(MARKETS.aliceOpen, { content: 'Fronts stall over the strait more often than not.', reply_to_opinion_id: OPINIONS.graceOnAliceOpen });
-    expect(p.summary.reply_to).toEqual({ id: OPINIONS.graceOnAliceOpen, excerpt: 'A cold front arrives on the 30th, so the evening may stay dry.' });
+    const p = await possible(MARKETS.aliceOpen, {
+      content: 'Fronts stall over the strait more often than not.',
+      reply_to_opinion_id: OPINIONS.graceOnAliceOpen,
+    });
+    expect(p.summary.reply_to).toEqual({
+      id: OPINIONS.graceOnAliceOpen,
+      excerpt: 'A cold front arrives on the 30th, so the evening may stay dry.',
+    });
     const r = await publish(p.confirm_token);
     expect(r.status).toBe(201);
     expect(valid(PublishedOpinion, r.body).reply_to?.id).toBe(OPINIONS.graceOnAliceOpen);
@@ -171,7 +182,10 @@ describe('reasons and their precedence', () => {
   });
 
   it('SIDE_REQUIRED when the position names no option of the topic', async () => {
-    await fault('GET', holdingsPath, { errCode: 0, data: { items: [holding(MARKETS.aliceOpen, '00000000-0000-4000-8009-0000000b0001')], total: 1, offset: 0 } });
+    await fault('GET', holdingsPath, {
+      errCode: 0,
+      data: { items: [holding(MARKETS.aliceOpen, '00000000-0000-4000-8009-0000000b0001')], total: 1, offset: 0 },
+    });
     const p = await refused(MARKETS.aliceOpen, { content: 'Side?' }, 'SIDE_REQUIRED');
     expect(p.summary.side_option_label).toBe('');
   });
@@ -187,7 +201,10 @@ describe('the balance', () => {
   it('is no preview reason (SPEC 2.11 has none): a fee above the balance shows a negative balance_after, and publishing is 422 INSUFFICIENT_BALANCE', async () => {
     // Bob (5 coins, a position on aliceOpen) spends everything on an order first.
     const topic = genericMarketId(12); // stakes 1..1000
-    const order = await stack.post(`${V1}/topics/${topic}/order-preview`, KEYS.bobWrite, { option_id: outcomeId(topic, 1), amount_coins: 5 });
+    const order = await stack.post(`${V1}/topics/${topic}/order-preview`, KEYS.bobWrite, {
+      option_id: outcomeId(topic, 1),
+      amount_coins: 5,
+    });
     expect((await stack.post(`${V1}/orders`, KEYS.bobWrite, { confirm_token: order.body.confirm_token })).status).toBe(201);
     const p = await possible(MARKETS.aliceOpen, { content: 'Dry, as I said.' }, KEYS.bobWrite);
     expect(p.summary).toMatchObject({ fee_coins: '5.0000', balance_after: '-5.0000', side_option_label: 'No' });
@@ -243,7 +260,10 @@ describe('arguments', () => {
 describe('a position that changed after the preview', () => {
   it('sold in the app: 400 OPINION_SIDE_REQUIRED, nothing charged, the token used', async () => {
     const topic = genericMarketId(10);
-    const order = await stack.post(`${V1}/topics/${topic}/order-preview`, KEYS.aliceWrite, { option_id: outcomeId(topic, 2), amount_coins: 10 });
+    const order = await stack.post(`${V1}/topics/${topic}/order-preview`, KEYS.aliceWrite, {
+      option_id: outcomeId(topic, 2),
+      amount_coins: 10,
+    });
     expect((await stack.post(`${V1}/orders`, KEYS.aliceWrite, { confirm_token: order.body.confirm_token })).status).toBe(201);
     const p = await possible(topic, { content: 'NO, clearly.' });
     expect(p.summary.side_option_label).toBe('No');
@@ -257,13 +277,18 @@ describe('a position that changed after the preview', () => {
 
   it('now on another option: 400 OPINION_SIDE_INVALID', async () => {
     const p = await possible(MARKETS.aliceOpen, { content: 'Switching sides?' });
-    await fault('GET', holdingsPath, { errCode: 0, data: { items: [holding(MARKETS.aliceOpen, outcomeId(MARKETS.aliceOpen, 2))], total: 1, offset: 0 } });
+    await fault('GET', holdingsPath, {
+      errCode: 0,
+      data: { items: [holding(MARKETS.aliceOpen, outcomeId(MARKETS.aliceOpen, 2))], total: 1, offset: 0 },
+    });
     expectError(await publish(p.confirm_token), 400, 'OPINION_SIDE_INVALID');
   });
 
   it('a fee changed since the preview: 409 TOPIC_QUOTE_INVALID, nothing charged', async () => {
     const p = await possible(MARKETS.aliceOpen, { content: 'Fees, fees.' });
-    const res = await fetch(`${stack.sandbox.url}/internal/prediction/markets/${MARKETS.aliceOpen}`, { headers: { 'x-service-token': SERVICE_TOKEN } });
+    const res = await fetch(`${stack.sandbox.url}/internal/prediction/markets/${MARKETS.aliceOpen}`, {
+      headers: { 'x-service-token': SERVICE_TOKEN },
+    });
     const detail = (await res.json()) as { errCode: number; data: Record<string, unknown> };
     await fault('GET', `/internal/prediction/markets/${MARKETS.aliceOpen}`, { errCode: 0, data: { ...detail.data, opinionFee: 7 } });
     const before = await coins(stack, USERS.alice);
@@ -273,7 +298,10 @@ describe('a position that changed after the preview', () => {
 
   it('a topic closed after the preview: 409 OPINION_TOPIC_CLOSED', async () => {
     const topic = genericMarketId(10 + 1);
-    const order = await stack.post(`${V1}/topics/${topic}/order-preview`, KEYS.aliceWrite, { option_id: outcomeId(topic, 1), amount_coins: 10 });
+    const order = await stack.post(`${V1}/topics/${topic}/order-preview`, KEYS.aliceWrite, {
+      option_id: outcomeId(topic, 1),
+      amount_coins: 10,
+    });
     expect((await stack.post(`${V1}/orders`, KEYS.aliceWrite, { confirm_token: order.body.confirm_token })).status).toBe(201);
     const p = await possible(topic, { content: 'Closing soon.' });
     await stack.admin('POST', `/markets/${topic}/state`, { state: 'EXPIRED' });

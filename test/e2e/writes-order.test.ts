@@ -117,7 +117,7 @@ describe('a possible order: preview, place, replay', () => {
 describe('amount_coins', () => {
   const topic = genericMarketId(1); // stakes 5..500, default 50
 
-  it('omitted: the topic\'s stake_rules.default_coins', async () => {
+  it("omitted: the topic's stake_rules.default_coins", async () => {
     const p = await possible(topic, { option_id: opt(topic) });
     expect(p.summary.stake_coins).toBe('50.0000');
     expect(decodeToken(p.confirm_token ?? '').claims.params.stake).toBe(50);
@@ -217,7 +217,13 @@ describe('reasons and their precedence', () => {
   });
 
   it('TOPIC_CLOSED keeps empty fill figures when the market can no longer quote', async () => {
-    await stack.admin('POST', '/faults', { method: 'POST', pathPrefix: `/internal/prediction/markets/${MARKETS.judging}/quote`, status: 409, body: { errCode: 30002, errMsg: 'closed' }, times: 1 });
+    await stack.admin('POST', '/faults', {
+      method: 'POST',
+      pathPrefix: `/internal/prediction/markets/${MARKETS.judging}/quote`,
+      status: 409,
+      body: { errCode: 30002, errMsg: 'closed' },
+      times: 1,
+    });
     const p = await refused(MARKETS.judging, { option_id: opt(MARKETS.judging), amount_coins: 10 }, 'TOPIC_CLOSED');
     expect(p.summary).toMatchObject({ price_after: '', avg_price: '', payout_if_correct_rubies: '', ruby_multiplier: '' });
     expect(p.summary.price_now).toMatch(/^0\.\d{4}$/);
@@ -271,7 +277,13 @@ describe('reasons and their precedence', () => {
     ] as const) {
       const p = await refused(MARKETS.sharePool, { option_id: opt(MARKETS.sharePool), amount_coins: amount }, 'MECHANISM_UNSUPPORTED', key);
       expect(p.details).toBeUndefined();
-      expect(p.summary).toMatchObject({ mechanism: 'v2_share', ruby_multiplier: '', price_after: '', avg_price: '', payout_if_correct_rubies: '' });
+      expect(p.summary).toMatchObject({
+        mechanism: 'v2_share',
+        ruby_multiplier: '',
+        price_after: '',
+        avg_price: '',
+        payout_if_correct_rubies: '',
+      });
       expect(p.summary.price_now).toBe('0.6000'); // pools 1200 / 800
     }
   });
@@ -287,14 +299,24 @@ describe('reasons and their precedence', () => {
 
   it('INSUFFICIENT_BALANCE (bob has 5 coins): the quote is still shown, the balance unchanged', async () => {
     const p = await refused(MARKETS.boosted, { option_id: opt(MARKETS.boosted), amount_coins: 10 }, 'INSUFFICIENT_BALANCE', KEYS.bobWrite);
-    expect(p.summary).toMatchObject({ balance_before: '5.0000', balance_after: '5.0000', stake_coins: '10.0000', ruby_multiplier: '2.0000' });
+    expect(p.summary).toMatchObject({
+      balance_before: '5.0000',
+      balance_after: '5.0000',
+      stake_coins: '10.0000',
+      ruby_multiplier: '2.0000',
+    });
     expect(new Big(p.summary.avg_price).gt(p.summary.price_now)).toBe(true);
     expect(p.details).toBeUndefined();
   });
 
   it('STAKE_OUT_OF_RANGE wins over INSUFFICIENT_BALANCE', async () => {
     for (const amount of [5, 5000]) {
-      const p = await refused(MARKETS.boosted, { option_id: opt(MARKETS.boosted), amount_coins: amount }, 'STAKE_OUT_OF_RANGE', KEYS.bobWrite);
+      const p = await refused(
+        MARKETS.boosted,
+        { option_id: opt(MARKETS.boosted), amount_coins: amount },
+        'STAKE_OUT_OF_RANGE',
+        KEYS.bobWrite,
+      );
       expect(p.details).toEqual({ min_coins: '10.0000', max_coins: '2000.0000' });
     }
   });
@@ -322,7 +344,9 @@ describe('figures', () => {
   });
 
   it('titles and options follow Accept-Language', async () => {
-    const r = await preview(MARKETS.multiOutcome, { option_id: opt(MARKETS.multiOutcome, 1), amount_coins: 1 }, KEYS.aliceWrite, { 'accept-language': 'zh-TW' });
+    const r = await preview(MARKETS.multiOutcome, { option_id: opt(MARKETS.multiOutcome, 1), amount_coins: 1 }, KEYS.aliceWrite, {
+      'accept-language': 'zh-TW',
+    });
     const p = valid(OrderPreview, r.body);
     expect(p.summary.option_label).toBe('紅獅');
     expect(r.headers.get('content-language')).toBe('zh-TW');
@@ -332,7 +356,13 @@ describe('figures', () => {
     const topic = genericMarketId(3);
     // A backend answering avg_price below price_now (and a price that falls when buying).
     const bad = { errCode: 0, data: { priceBefore: 0.5, priceAfter: 0.4, shares: 30, avgPrice: 0.3333, boostMultiplier: 1 } };
-    await stack.admin('POST', '/faults', { method: 'POST', pathPrefix: `/internal/prediction/markets/${topic}/quote`, status: 200, body: bad, times: 1 });
+    await stack.admin('POST', '/faults', {
+      method: 'POST',
+      pathPrefix: `/internal/prediction/markets/${topic}/quote`,
+      status: 200,
+      body: bad,
+      times: 1,
+    });
     const r = await preview(topic, { option_id: opt(topic), amount_coins: 10 });
     expectError(r, 503, 'PREVIEW_UNAVAILABLE');
     // And the next, honest quote previews normally.
@@ -410,7 +440,13 @@ describe('execution-time refusals use the statuses of DECISIONS 5', () => {
     const p = await possible(topic, { option_id: opt(topic), amount_coins: 10 });
     const counted = await counters(stack);
     // The order is performed, but its answer is lost (phase after): the gateway sees a 500.
-    await stack.admin('POST', '/faults', { method: 'POST', pathPrefix: '/internal/prediction/orders', status: 500, phase: 'after', times: 1 });
+    await stack.admin('POST', '/faults', {
+      method: 'POST',
+      pathPrefix: '/internal/prediction/orders',
+      status: 500,
+      phase: 'after',
+      times: 1,
+    });
     expectError(await place(p.confirm_token ?? ''), 500, 'INTERNAL');
     // The backend placed it the first time: the retry is its idempotent replay, never a second 201.
     const r = await place(p.confirm_token ?? '');

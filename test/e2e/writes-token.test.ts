@@ -92,7 +92,7 @@ describe('binding', () => {
     expect((await place(u.token, aliceOther)).status).toBe(201);
   });
 
-  it('another user\'s token is INVALID', async () => {
+  it("another user's token is INVALID", async () => {
     const t = await orderToken(KEYS.aliceWrite);
     expectError(await place(t.token, KEYS.bobWrite), 400, 'CONFIRM_TOKEN_INVALID');
   });
@@ -105,15 +105,25 @@ describe('binding', () => {
     const back = await stack.post(`${V1}/opinions/${OPINIONS.frankBackable}/back-preview`, KEYS.aliceWrite, { topic_id: MARKETS.backable });
     expect(back.body.can_back).toBe(true);
     expectError(await place(back.body.confirm_token), 400, 'CONFIRM_TOKEN_INVALID');
-    expectError(await stack.post(`${V1}/opinions`, KEYS.aliceWrite, { confirm_token: back.body.confirm_token }), 400, 'CONFIRM_TOKEN_INVALID');
+    expectError(
+      await stack.post(`${V1}/opinions`, KEYS.aliceWrite, { confirm_token: back.body.confirm_token }),
+      400,
+      'CONFIRM_TOKEN_INVALID',
+    );
 
     const opinion = await stack.post(`${V1}/topics/${MARKETS.aliceOpen}/opinion-preview`, KEYS.aliceWrite, { content: 'Cross-use test.' });
     expect(opinion.body.can_publish).toBe(true);
     expectError(await place(opinion.body.confirm_token), 400, 'CONFIRM_TOKEN_INVALID');
-    expectError(await stack.post(`${V1}/backs`, KEYS.aliceWrite, { confirm_token: opinion.body.confirm_token }), 400, 'CONFIRM_TOKEN_INVALID');
+    expectError(
+      await stack.post(`${V1}/backs`, KEYS.aliceWrite, { confirm_token: opinion.body.confirm_token }),
+      400,
+      'CONFIRM_TOKEN_INVALID',
+    );
 
     // None of those attempts used the tokens up.
-    expect(valid(Back, (await stack.post(`${V1}/backs`, KEYS.aliceWrite, { confirm_token: back.body.confirm_token })).body).replayed).toBe(false);
+    expect(valid(Back, (await stack.post(`${V1}/backs`, KEYS.aliceWrite, { confirm_token: back.body.confirm_token })).body).replayed).toBe(
+      false,
+    );
     expect(valid(Order, (await place(order.token)).body).replayed).toBe(false);
   });
 });

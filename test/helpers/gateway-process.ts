@@ -127,7 +127,11 @@ export interface CliResult {
 
 /** Run `node bin/openpm-gateway.ts ...args` and wait for it (killed after `timeoutMs`). */
 export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000): Promise<CliResult> {
-  const child = spawn(process.execPath, ['bin/openpm-gateway.ts', ...args], { cwd: ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/openpm-gateway.ts', ...args], {
+    cwd: ROOT,
+    env: baseEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let stdout = '';
   let stderr = '';

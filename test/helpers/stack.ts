@@ -36,7 +36,11 @@ export interface Stack {
   sandbox: Sandbox;
   app: FastifyInstance;
   prefix: string;
-  request<T = any>(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<Reply<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: string },
+  ): Promise<Reply<T>>;
   get<T = any>(path: string, key?: string, headers?: Record<string, string>): Promise<Reply<T>>;
   post<T = any>(path: string, key: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
   /** Call a sandbox admin endpoint (settle, sell, vote, audit, faults…). */

@@ -37,10 +37,39 @@ describe('error envelope for everything Fastify can raise', () => {
   it.each([
     ['unknown route', { method: 'GET' as const, url: '/nope' }, 404, 'NOT_FOUND', undefined],
     ['wrong method', { method: 'DELETE' as const, url: '/echo' }, 404, 'NOT_FOUND', undefined],
-    ['bad JSON', { method: 'POST' as const, url: '/echo', payload: '{"a":', headers: { 'content-type': 'application/json' } }, 400, 'INVALID_ARGUMENT', 'body'],
-    ['empty JSON body', { method: 'POST' as const, url: '/echo', payload: '', headers: { 'content-type': 'application/json' } }, 400, 'INVALID_ARGUMENT', 'body'],
-    ['body over 16 KiB', { method: 'POST' as const, url: '/echo', payload: JSON.stringify({ a: 'x'.repeat(17_000) }), headers: { 'content-type': 'application/json' } }, 413, 'INVALID_ARGUMENT', 'body'],
-    ['unsupported media type', { method: 'POST' as const, url: '/echo', payload: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 400, 'INVALID_ARGUMENT', 'content-type'],
+    [
+      'bad JSON',
+      { method: 'POST' as const, url: '/echo', payload: '{"a":', headers: { 'content-type': 'application/json' } },
+      400,
+      'INVALID_ARGUMENT',
+      'body',
+    ],
+    [
+      'empty JSON body',
+      { method: 'POST' as const, url: '/echo', payload: '', headers: { 'content-type': 'application/json' } },
+      400,
+      'INVALID_ARGUMENT',
+      'body',
+    ],
+    [
+      'body over 16 KiB',
+      {
+        method: 'POST' as const,
+        url: '/echo',
+        payload: JSON.stringify({ a: 'x'.repeat(17_000) }),
+        headers: { 'content-type': 'application/json' },
+      },
+      413,
+      'INVALID_ARGUMENT',
+      'body',
+    ],
+    [
+      'unsupported media type',
+      { method: 'POST' as const, url: '/echo', payload: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      400,
+      'INVALID_ARGUMENT',
+      'content-type',
+    ],
     ['schema failure', { method: 'GET' as const, url: '/schema?n=abc' }, 400, 'INVALID_ARGUMENT', 'n'],
   ])('%s', async (_name, req, status, code, field) => {
     const res = await (await app()).inject(req);

@@ -32,10 +32,37 @@ describe('OpenAPI document', () => {
   it('names every contract resource as a component and refers to it instead of inlining', () => {
     const names = Object.keys(doc.components.schemas);
     for (const resource of [
-      'TopicCard', 'PredictionCard', 'PollCard', 'TopicDetail', 'PredictionDetail', 'PollDetail', 'PredictionOption', 'PollOption',
-      'UserRef', 'Comment', 'Category', 'Zone', 'Contest', 'PricePoint', 'MyProfile', 'Position', 'OwnerOpinion', 'BackedOpinion',
-      'WatchlistItem', 'LedgerEntry', 'OrderPreview', 'OpinionPreview', 'BackPreview', 'Order', 'Back', 'PublishedOpinion',
-      'TopicList', 'LedgerList', 'ErrorEnvelope', 'ConfirmRequest', 'OrderPreviewRequest',
+      'TopicCard',
+      'PredictionCard',
+      'PollCard',
+      'TopicDetail',
+      'PredictionDetail',
+      'PollDetail',
+      'PredictionOption',
+      'PollOption',
+      'UserRef',
+      'Comment',
+      'Category',
+      'Zone',
+      'Contest',
+      'PricePoint',
+      'MyProfile',
+      'Position',
+      'OwnerOpinion',
+      'BackedOpinion',
+      'WatchlistItem',
+      'LedgerEntry',
+      'OrderPreview',
+      'OpinionPreview',
+      'BackPreview',
+      'Order',
+      'Back',
+      'PublishedOpinion',
+      'TopicList',
+      'LedgerList',
+      'ErrorEnvelope',
+      'ConfirmRequest',
+      'OrderPreviewRequest',
     ]) {
       expect(names, resource).toContain(resource);
     }
@@ -75,7 +102,9 @@ describe('OpenAPI document', () => {
       const successes = Object.entries(o.responses as Json).filter(([s]) => s.startsWith('2'));
       expect(successes.length, o.operationId).toBeGreaterThan(0);
       for (const [, r] of successes) {
-        expect(Object.keys((r as Json).headers), o.operationId).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+        expect(Object.keys((r as Json).headers), o.operationId).toEqual(
+          expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+        );
       }
       expect(Object.keys(resolve(o.responses['429']).headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Reset']));
       expect(Object.keys(resolve(o.responses['401']).headers)).toContain('WWW-Authenticate');
@@ -97,7 +126,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(opOf('back_opinion').responses)).toEqual(expect.arrayContaining(['200', '201']));
   });
 
-  it('names, in each execution\'s error descriptions, only codes of that status', () => {
+  it("names, in each execution's error descriptions, only codes of that status", () => {
     for (const name of ['place_order', 'publish_opinion', 'back_opinion']) {
       for (const [status, r] of Object.entries(opOf(name).responses as Json)) {
         if (!/^4|^5/.test(status) || (r as Json).$ref !== undefined) continue;
@@ -128,7 +157,8 @@ describe('OpenAPI document', () => {
 
   it('has an example on every request body and every response', () => {
     for (const { o } of operations) {
-      if (o.requestBody !== undefined) expect(Object.keys(o.requestBody.content['application/json'].examples ?? {}).length, o.operationId).toBeGreaterThan(0);
+      if (o.requestBody !== undefined)
+        expect(Object.keys(o.requestBody.content['application/json'].examples ?? {}).length, o.operationId).toBeGreaterThan(0);
       for (const [status, r] of Object.entries(o.responses as Json)) {
         const examples = resolve(r as Json).content['application/json'].examples ?? {};
         expect(Object.keys(examples).length, `${o.operationId} ${status}`).toBeGreaterThan(0);

@@ -39,7 +39,17 @@ describe('app locale tags', () => {
 });
 
 describe('pickText', () => {
-  const full: LocaleText = { en: 'Rain', zh_TW: '雨', zh_CN: '雨(简)', vi: 'Mưa', in: 'Hujan', th: 'ฝน', ja: '雨(ja)', ko: '비', ms: 'Hujan(ms)' };
+  const full: LocaleText = {
+    en: 'Rain',
+    zh_TW: '雨',
+    zh_CN: '雨(简)',
+    vi: 'Mưa',
+    in: 'Hujan',
+    th: 'ฝน',
+    ja: '雨(ja)',
+    ko: '비',
+    ms: 'Hujan(ms)',
+  };
   const cases: Array<[string, LocaleText, Language, string]> = [
     ['requested', full, 'ko', '비'],
     ['Indonesian via the app tag `in`', full, 'id', 'Hujan'],

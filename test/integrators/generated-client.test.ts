@@ -35,10 +35,11 @@ afterAll(async () => {
 });
 
 /** The rejection of a call, for asserting on it. */
-const failure = (call: Promise<unknown>): Promise<unknown> => call.then(
-  () => expect.fail('the call succeeded'),
-  (err: unknown) => err,
-);
+const failure = (call: Promise<unknown>): Promise<unknown> =>
+  call.then(
+    () => expect.fail('the call succeeded'),
+    (err: unknown) => err,
+  );
 
 describe('generated client: reads', () => {
   it('lists, pages and reads a topic in detail', async () => {
@@ -65,7 +66,11 @@ describe('generated client: reads', () => {
     const metro = found.data.find((t) => t.title.includes('metro line'));
     expect(metro, JSON.stringify(found.data.map((t) => t.title))).toBeDefined();
 
-    const inChinese = createOpenPmClient({ baseUrl: `${stack.url}/open/v1`, apiKey: KEYS.aliceRead, headers: { 'Accept-Language': 'zh-TW' } });
+    const inChinese = createOpenPmClient({
+      baseUrl: `${stack.url}/open/v1`,
+      apiKey: KEYS.aliceRead,
+      headers: { 'Accept-Language': 'zh-TW' },
+    });
     const { data: translated, response } = await getTopic({ client: inChinese, path: { topic_id: metro?.id ?? '' } });
     expect(response.headers.get('content-language')).toBe('zh-TW');
     expect(translated.title).toBe('新捷運線會在截止日前通車嗎？');
@@ -91,7 +96,8 @@ describe('generated client: the two-phase flow', () => {
     const before = await coins();
 
     const outcome = await previewConfirmExecute({
-      preview: async () => (await previewOrder({ client, path: { topic_id: topic }, body: { option_id: outcomeId(topic, 1), amount_coins: 15 } })).data,
+      preview: async () =>
+        (await previewOrder({ client, path: { topic_id: topic }, body: { option_id: outcomeId(topic, 1), amount_coins: 15 } })).data,
       confirm: (p) => p.summary.stake_coins === '15.0000',
       execute: async (token) => (await placeOrder({ client, body: { confirm_token: token } })).data,
     });
@@ -112,7 +118,8 @@ describe('generated client: the two-phase flow', () => {
     const topic = genericMarketId(4);
     let asked = false;
     const outcome = await previewConfirmExecute({
-      preview: async () => (await previewOrder({ client, path: { topic_id: topic }, body: { option_id: outcomeId(topic, 1), amount_coins: 999_999 } })).data,
+      preview: async () =>
+        (await previewOrder({ client, path: { topic_id: topic }, body: { option_id: outcomeId(topic, 1), amount_coins: 999_999 } })).data,
       confirm: () => (asked = true),
       execute: () => Promise.reject(new Error('must not run')),
     });
@@ -135,7 +142,9 @@ describe('generated client: errors', () => {
 
     const readOnly = createOpenPmClient({ baseUrl: `${stack.url}/open/v1`, apiKey: KEYS.aliceRead });
     const topic = genericMarketId(6);
-    const scope = await failure(previewOrder({ client: readOnly, path: { topic_id: topic }, body: { option_id: outcomeId(topic, 1), amount_coins: 10 } }));
+    const scope = await failure(
+      previewOrder({ client: readOnly, path: { topic_id: topic }, body: { option_id: outcomeId(topic, 1), amount_coins: 10 } }),
+    );
     expect(scope).toMatchObject({ name: 'OpenPmError', status: 403, code: 'FORBIDDEN_SCOPE' });
 
     const revoked = createOpenPmClient({ baseUrl: `${stack.url}/open/v1`, apiKey: KEYS.carolRevoked });

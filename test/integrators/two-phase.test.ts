@@ -71,7 +71,8 @@ describe('previewConfirmExecute', () => {
     expect(await coins()).toBe(before);
 
     const refused = await previewConfirmExecute({
-      preview: () => call<OrderPreview>('POST', `/topics/${topic}/order-preview`, { option_id: outcomeId(topic, 1), amount_coins: 999_999 }),
+      preview: () =>
+        call<OrderPreview>('POST', `/topics/${topic}/order-preview`, { option_id: outcomeId(topic, 1), amount_coins: 999_999 }),
       confirm: () => {
         asked++;
         return true;
@@ -86,7 +87,13 @@ describe('previewConfirmExecute', () => {
     const topic = genericMarketId(9);
     const before = Number(await coins());
     // The backend performs the order, then its answer is replaced by a 502.
-    await stack.admin('POST', '/faults', { method: 'POST', pathPrefix: '/internal/prediction/orders', status: 502, times: 1, phase: 'after' });
+    await stack.admin('POST', '/faults', {
+      method: 'POST',
+      pathPrefix: '/internal/prediction/orders',
+      status: 502,
+      times: 1,
+      phase: 'after',
+    });
     const seen: string[] = [];
     const outcome = await previewConfirmExecute({
       preview: () => call<OrderPreview>('POST', `/topics/${topic}/order-preview`, { option_id: outcomeId(topic, 2), amount_coins: 20 }),
@@ -156,7 +163,12 @@ describe('OpenPmError', () => {
     const unauthorized = (await call('GET', '/me', undefined, KEYS.carolRevoked).catch((x: unknown) => x)) as OpenPmError;
     expect([unauthorized.status, unauthorized.code]).toEqual([401, 'UNAUTHORIZED']);
 
-    const limited = new OpenPmError(429, { error: { code: 'RATE_LIMITED', message: 'slow down', details: { retry_after: 7 } } }, undefined, 7);
+    const limited = new OpenPmError(
+      429,
+      { error: { code: 'RATE_LIMITED', message: 'slow down', details: { retry_after: 7 } } },
+      undefined,
+      7,
+    );
     expect(isRetryable(limited)).toBe(true);
     expect(isRetryable(new TypeError('fetch failed'))).toBe(true);
   });

@@ -44,15 +44,33 @@ describe('validation messages name the field and what it accepts', () => {
     ['GET', `${API}/topics?category_id=42`, undefined, 'category_id', 'category_id must be a UUID.'],
     ['POST', boosted, { amount_coins: 10 }, 'option_id', 'option_id is required.'],
     ['POST', boosted, { option_id: option, amount_coins: '10' }, 'amount_coins', 'amount_coins must be an integer from 1 to 1000000000.'],
-    ['POST', boosted, { option_id: option, amount_coins: 1.5 }, 'amount_coins', 'amount_coins must be a whole number of coins, as a JSON integer.'],
+    [
+      'POST',
+      boosted,
+      { option_id: option, amount_coins: 1.5 },
+      'amount_coins',
+      'amount_coins must be a whole number of coins, as a JSON integer.',
+    ],
     ['POST', `${API}/orders`, {}, 'confirm_token', 'confirm_token is required.'],
-    ['POST', `${API}/orders`, { confirm_token: 'x', stake: 5 }, 'stake', 'stake is not a known parameter; the known ones are: confirm_token.'],
-    ['POST', `${API}/topics/${MARKETS.aliceOpen}/opinion-preview`, { content: 'hi', reply_to_opinion_id: 'no' }, 'reply_to_opinion_id', 'reply_to_opinion_id must be a UUID or null.'],
+    [
+      'POST',
+      `${API}/orders`,
+      { confirm_token: 'x', stake: 5 },
+      'stake',
+      'stake is not a known parameter; the known ones are: confirm_token.',
+    ],
+    [
+      'POST',
+      `${API}/topics/${MARKETS.aliceOpen}/opinion-preview`,
+      { content: 'hi', reply_to_opinion_id: 'no' },
+      'reply_to_opinion_id',
+      'reply_to_opinion_id must be a UUID or null.',
+    ],
   ] as const)('%s %s', async (method, path, body, field, message) => {
     expect(await restError(method, path, body)).toEqual({ message, field });
   });
 
-  it('no message is zod\'s own wording', async () => {
+  it("no message is zod's own wording", async () => {
     for (const path of [`${API}/search`, `${API}/topics?limit=500`, `${API}/topics?status=resolving`]) {
       const { message } = await restError('GET', path);
       expect(message).not.toMatch(/Invalid input|Too small|Too big|expected \w+, received/);

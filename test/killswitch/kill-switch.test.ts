@@ -64,7 +64,10 @@ async function replicaRedis(url = REDIS_URL): Promise<Redis> {
   await redisReady(r, 2_000);
   return r;
 }
-async function openRedisSwitch(p: string, opts: { pollMs?: number; startup?: 'on' | 'off'; redis?: Redis; log?: ReturnType<typeof recorder> } = {}) {
+async function openRedisSwitch(
+  p: string,
+  opts: { pollMs?: number; startup?: 'on' | 'off'; redis?: Redis; log?: ReturnType<typeof recorder> } = {},
+) {
   const redis = opts.redis ?? (await replicaRedis());
   const startup = opts.startup ?? 'off';
   const ks = await RedisKillSwitch.open(redis, {
@@ -124,7 +127,12 @@ describe.each([
     expect(line).toBeDefined();
     expect(line?.msg).toContain('alice-ops');
     expect(line?.msg).toContain('backend maintenance');
-    expect(line?.obj['killSwitch']).toMatchObject({ mode: 'writes', by: 'alice-ops', reason: 'backend maintenance', at: '2030-01-02T03:04:05.000Z' });
+    expect(line?.obj['killSwitch']).toMatchObject({
+      mode: 'writes',
+      by: 'alice-ops',
+      reason: 'backend maintenance',
+      at: '2030-01-02T03:04:05.000Z',
+    });
   });
 
   it('closes more than once without failing', async () => {
@@ -240,7 +248,12 @@ describe('redis kill switch across replicas', () => {
     const p = prefix('factory');
     const log = recorder();
     const redis = await replicaRedis();
-    const shared = await createKillSwitch(configFrom({ REDIS_URL, REDIS_KEY_PREFIX: p, KILL_SWITCH: 'on', KILL_SWITCH_POLL_MS: 100 }), redis, log, fixedNow);
+    const shared = await createKillSwitch(
+      configFrom({ REDIS_URL, REDIS_KEY_PREFIX: p, KILL_SWITCH: 'on', KILL_SWITCH_POLL_MS: 100 }),
+      redis,
+      log,
+      fixedNow,
+    );
     closers.push(() => shared.close());
     expect(shared).toBeInstanceOf(RedisKillSwitch);
     expect(shared.current().mode).toBe('all');

@@ -100,7 +100,7 @@ describe('memory store: sweep of idle subjects', () => {
     expect(store.size).toBe(2);
   });
 
-  it('forgets a minute log exactly a minute after its last request, and keeps today\'s counters', async () => {
+  it("forgets a minute log exactly a minute after its last request, and keeps today's counters", async () => {
     const { clock, store } = clocked(MIDNIGHT + 1_000);
     await fill(store);
     clock.t = MIDNIGHT + 61_000;

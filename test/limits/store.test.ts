@@ -24,7 +24,13 @@ let n = 0;
 const subject = () => `key-${Date.now()}-${n++}`;
 
 describe.each([
-  ['memory', () => { const s = new MemoryRateLimitStore(); return [s, s] as const; }],
+  [
+    'memory',
+    () => {
+      const s = new MemoryRateLimitStore();
+      return [s, s] as const;
+    },
+  ],
   // Two connections stand for two replicas sharing one Redis.
   ['redis', () => [new RedisRateLimitStore(redis, prefix), new RedisRateLimitStore(redis2, prefix)] as const],
 ])('%s rate-limit store', (_name, make) => {
@@ -102,7 +108,13 @@ describe('sliding minute window (memory, controlled clock)', () => {
 describe('decision', () => {
   it('describes the binding minute window: the applicable one with the least remaining', async () => {
     const s = new MemoryRateLimitStore();
-    const windows = windowsFor('search', { readPerMinute: 120, readPerDay: 10_000, searchPerMinute: 30, writePerMinute: 10, writePerDay: 200 });
+    const windows = windowsFor('search', {
+      readPerMinute: 120,
+      readPerDay: 10_000,
+      searchPerMinute: 30,
+      writePerMinute: 10,
+      writePerDay: 200,
+    });
     const d = decide(await s.consume('k', windows));
     expect(d.headers).toEqual({ 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '29', 'x-ratelimit-reset': '60' });
   });

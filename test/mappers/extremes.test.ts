@@ -25,7 +25,14 @@ describe('extreme but valid backend values', () => {
     expectContract(c.PredictionDetail, mapPredictionDetail(market, ctx()));
 
     const holding = recordedData('prediction.holdings.json', api.HoldingPage).items[0];
-    const h = api.Holding.parse({ ...holding, stake: amount, shares: amount, avgPrice: amount, boostMultiplier: amount, payoutRuby: amount });
+    const h = api.Holding.parse({
+      ...holding,
+      stake: amount,
+      shares: amount,
+      avgPrice: amount,
+      boostMultiplier: amount,
+      payoutRuby: amount,
+    });
     expectContract(c.Position, mapPosition(h, ctx()));
 
     const profile = recordedData('users.profile.alice.json', api.UserProfile);

@@ -16,9 +16,27 @@ describe('price history', () => {
     expect(list.next_cursor).toBeNull();
     expect(list.has_more).toBe(false);
     expect(list.data).toEqual([
-      { timestamp: '2026-01-01T00:00:00.000Z', probabilities: [{ option_id: YES, probability: '0.5000' }, { option_id: NO, probability: '0.5000' }] },
-      { timestamp: '2026-01-01T01:00:00.000Z', probabilities: [{ option_id: YES, probability: '0.3000' }, { option_id: NO, probability: '0.0000' }] },
-      { timestamp: '2026-01-01T02:00:00.000Z', probabilities: [{ option_id: YES, probability: '0.4000' }, { option_id: NO, probability: '0.6000' }] },
+      {
+        timestamp: '2026-01-01T00:00:00.000Z',
+        probabilities: [
+          { option_id: YES, probability: '0.5000' },
+          { option_id: NO, probability: '0.5000' },
+        ],
+      },
+      {
+        timestamp: '2026-01-01T01:00:00.000Z',
+        probabilities: [
+          { option_id: YES, probability: '0.3000' },
+          { option_id: NO, probability: '0.0000' },
+        ],
+      },
+      {
+        timestamp: '2026-01-01T02:00:00.000Z',
+        probabilities: [
+          { option_id: YES, probability: '0.4000' },
+          { option_id: NO, probability: '0.6000' },
+        ],
+      },
     ]);
   });
 

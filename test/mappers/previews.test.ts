@@ -35,10 +35,7 @@ describe('order summary', () => {
   });
 
   it('STAKE_OUT_OF_RANGE: stake echoed unclamped, balance unchanged, fill figures empty', () => {
-    const summary = mapOrderSummary(
-      { market, outcome, stakeCoins: 5000, balanceCoins: 0.1 + 0.2, quote: null, canPlace: false },
-      ctx(),
-    );
+    const summary = mapOrderSummary({ market, outcome, stakeCoins: 5000, balanceCoins: 0.1 + 0.2, quote: null, canPlace: false }, ctx());
     expect(summary).toMatchObject({
       stake_coins: '5000.0000',
       balance_before: '0.3000',

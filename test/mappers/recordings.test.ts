@@ -8,7 +8,9 @@ const dir = join(import.meta.dirname, '../../fixtures/recorded');
 
 describe('recorded backend payloads', () => {
   it('every JSON file is in the manifest, once', () => {
-    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     expect(RECORDINGS.map((r) => r.file).sort()).toEqual(files);
   });
 
@@ -50,14 +52,11 @@ describe('recorded backend payloads', () => {
     expect(result.error?.issues ?? []).toEqual([]);
   });
 
-  it.each(RECORDINGS.filter((r) => !r.valid).map((r) => [r.file, r] as const))(
-    '%s (an unknown enum value) fails its schema',
-    (_f, r) => {
-      const result = r.schema.safeParse(readRecording(r.file));
-      expect(result.success).toBe(false);
-      expect(result.error?.issues.some((i) => i.code === 'invalid_value')).toBe(true);
-    },
-  );
+  it.each(RECORDINGS.filter((r) => !r.valid).map((r) => [r.file, r] as const))('%s (an unknown enum value) fails its schema', (_f, r) => {
+    const result = r.schema.safeParse(readRecording(r.file));
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.some((i) => i.code === 'invalid_value')).toBe(true);
+  });
 
   it('records an error envelope the poll service answers with HTTP 200', () => {
     const r = RECORDINGS.find((x) => x.file === 'poll.detail.err-40001.http-200.json');

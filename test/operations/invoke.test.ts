@@ -83,7 +83,9 @@ describe('the invocation pipeline', () => {
     const { invoker } = world({ readPerMinute: 3 });
     runs = 0;
     expect(await code(invoker.invoke(op(), { bogus: 1 }, call()))).toBe('INVALID_ARGUMENT');
-    expect(await code(invoker.invoke(op({ scope: 'write', kind: 'preview' }), {}, call({ caller: caller(['read']) })))).toBe('FORBIDDEN_SCOPE');
+    expect(await code(invoker.invoke(op({ scope: 'write', kind: 'preview' }), {}, call({ caller: caller(['read']) })))).toBe(
+      'FORBIDDEN_SCOPE',
+    );
     expect(await code(invoker.invoke(op(), {}, call()))).toBe('ok');
     expect(await code(invoker.invoke(op(), {}, call()))).toBe('RATE_LIMITED');
     expect(runs).toBe(1);
@@ -99,7 +101,11 @@ describe('the invocation pipeline', () => {
   it('spends the budget the operation declares: search, then write', async () => {
     const { invoker } = world();
     const search = op({ name: 'find', limit: 'search' });
-    expect([await code(invoker.invoke(search, {}, call())), await code(invoker.invoke(search, {}, call())), await code(invoker.invoke(search, {}, call()))]).toEqual(['ok', 'ok', 'RATE_LIMITED']);
+    expect([
+      await code(invoker.invoke(search, {}, call())),
+      await code(invoker.invoke(search, {}, call())),
+      await code(invoker.invoke(search, {}, call())),
+    ]).toEqual(['ok', 'ok', 'RATE_LIMITED']);
     // The search budget is spent; a plain read is not.
     expect(await code(invoker.invoke(op(), {}, call()))).toBe('ok');
     const write = op({ name: 'do', scope: 'write', kind: 'execute', limit: 'write' });
@@ -112,13 +118,17 @@ describe('the invocation pipeline', () => {
     expect(await code(invoker.invoke(op(), {}, call()))).toBe('ok');
   });
 
-  it('takes the language from REST negotiation, or folds MCP\'s `language` argument', async () => {
+  it("takes the language from REST negotiation, or folds MCP's `language` argument", async () => {
     const { invoker } = world();
     expect((await invoker.invoke(op(), {}, call({ language: 'ja' }))).body).toEqual({ lang: 'ja' });
     expect((await invoker.invoke(op(), { language: 'zh-Hant' }, call({ surface: 'mcp', language: 'argument' }))).lang).toBe('zh-TW');
-    expect(await code(invoker.invoke(op(), { language: 'klingon' }, call({ surface: 'mcp', language: 'argument' })))).toBe('INVALID_ARGUMENT');
+    expect(await code(invoker.invoke(op(), { language: 'klingon' }, call({ surface: 'mcp', language: 'argument' })))).toBe(
+      'INVALID_ARGUMENT',
+    );
     // A tool that returns no text declares no `language`: there it is an unknown argument.
-    expect(await code(invoker.invoke(op({ localised: false }), { language: 'ja' }, call({ surface: 'mcp', language: 'argument' })))).toBe('INVALID_ARGUMENT');
+    expect(await code(invoker.invoke(op({ localised: false }), { language: 'ja' }, call({ surface: 'mcp', language: 'argument' })))).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 
   it('counts each call under its operation, surface and outcome', async () => {

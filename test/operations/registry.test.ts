@@ -36,21 +36,26 @@ describe('the operation registry', () => {
     if (op.kind === 'preview') expect(op.scope).toBe('write');
   });
 
-  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s takes a strict object: unknown fields are refused on both surfaces', (_name, op) => {
-    // A preprocessing step (search's ignored paging) may wrap it; the object inside is what decides.
-    const object = op.input instanceof z.ZodPipe ? op.input.out : op.input;
-    expect(object).toBeInstanceOf(z.ZodObject);
-    const probe = op.input.safeParse({ __unknown_field__: 1 });
-    expect(probe.success).toBe(false);
-    const issues = probe.error?.issues ?? [];
-    expect(issues.some((i) => i.code === 'unrecognized_keys')).toBe(true);
-  });
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))(
+    '%s takes a strict object: unknown fields are refused on both surfaces',
+    (_name, op) => {
+      // A preprocessing step (search's ignored paging) may wrap it; the object inside is what decides.
+      const object = op.input instanceof z.ZodPipe ? op.input.out : op.input;
+      expect(object).toBeInstanceOf(z.ZodObject);
+      const probe = op.input.safeParse({ __unknown_field__: 1 });
+      expect(probe.success).toBe(false);
+      const issues = probe.error?.issues ?? [];
+      expect(issues.some((i) => i.code === 'unrecognized_keys')).toBe(true);
+    },
+  );
 
   it('the MCP tools are exactly the operations marked for MCP, filtered by scope', () => {
     const registry = new ToolRegistry(OPERATIONS);
     const mcpOps = OPERATIONS.filter((op) => op.mcp);
     expect(registry.listingFor(ALL_SCOPES).tools.map((t) => t.name)).toEqual(mcpOps.map((op) => op.name));
-    expect(registry.listingFor(READ_SCOPES).tools.map((t) => t.name)).toEqual(mcpOps.filter((op) => op.scope === 'read').map((op) => op.name));
+    expect(registry.listingFor(READ_SCOPES).tools.map((t) => t.name)).toEqual(
+      mcpOps.filter((op) => op.scope === 'read').map((op) => op.name),
+    );
     expect(registry.listingFor(READ_SCOPES).tools).toHaveLength(12);
     expect(registry.listingFor(ALL_SCOPES).tools).toHaveLength(18);
     // Annotations follow the declared kind and retry policy.

@@ -101,20 +101,32 @@ export class TestCluster {
     const child = spawn(
       'redis-server',
       [
-        '--port', String(node.port),
-        '--cluster-port', String(node.busPort),
-        '--bind', '127.0.0.1',
-        '--cluster-enabled', 'yes',
-        '--cluster-config-file', `nodes-${node.port}.conf`,
-        '--cluster-node-timeout', String(this.#nodeTimeoutMs),
+        '--port',
+        String(node.port),
+        '--cluster-port',
+        String(node.busPort),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${node.port}.conf`,
+        '--cluster-node-timeout',
+        String(this.#nodeTimeoutMs),
         // Replicas take over at once, whatever their replication lag (a test cluster).
-        '--cluster-replica-validity-factor', '0',
+        '--cluster-replica-validity-factor',
+        '0',
         // Replicas sync at once (the default waits 5 s for more replicas to join).
-        '--repl-diskless-sync-delay', '0',
-        '--dir', this.#dir,
-        '--save', '',
-        '--appendonly', 'no',
-        '--logfile', join(this.#dir, `redis-${node.port}.log`),
+        '--repl-diskless-sync-delay',
+        '0',
+        '--dir',
+        this.#dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--logfile',
+        join(this.#dir, `redis-${node.port}.log`),
       ],
       { stdio: 'ignore' },
     );
@@ -148,7 +160,14 @@ export class TestCluster {
 
   /** A plain connection to one node (for CLUSTER commands and inspection). */
   async admin<T>(port: number, fn: (r: Redis) => Promise<T>): Promise<T> {
-    const r = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
+    const r = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 500,
+      retryStrategy: () => null,
+    });
     r.on('error', () => {});
     try {
       await r.connect();
@@ -200,7 +219,9 @@ export class TestCluster {
     for (;;) {
       const running = this.nodes.filter((n) => n.child !== null);
       const states = await Promise.all(
-        running.map((n) => this.admin(n.port, async (r) => /cluster_state:(\w+)/.exec(String(await r.cluster('INFO')))?.[1]).catch(() => 'down')),
+        running.map((n) =>
+          this.admin(n.port, async (r) => /cluster_state:(\w+)/.exec(String(await r.cluster('INFO')))?.[1]).catch(() => 'down'),
+        ),
       );
       if (states.every((s) => s === state)) return;
       if (Date.now() > deadline) throw new Error(`cluster not ${state} within ${withinMs} ms: ${states.join(',')}`);

@@ -94,7 +94,9 @@ async function call(g: GatewayProcess, method: string, path: string, key: string
 }
 
 async function burst(n: number, path: string, key: string, init: { method?: string; body?: unknown } = {}): Promise<number[]> {
-  return Promise.all(Array.from({ length: n }, async (_, i) => (await call(replica(i), init.method ?? 'GET', path, key, init.body)).status));
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => (await call(replica(i), init.method ?? 'GET', path, key, init.body)).status),
+  );
 }
 const count = (statuses: number[], s: number) => statuses.filter((x) => x === s).length;
 

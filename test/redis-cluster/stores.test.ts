@@ -72,7 +72,9 @@ describe('stores on a cluster behave as on one server', () => {
   it('admits exactly the limit of a burst over two connections, and a refusal consumes nothing', async () => {
     const stores = [new RedisRateLimitStore(a, 'rl-test:'), new RedisRateLimitStore(b, 'rl-test:')];
     const windows = [minute('read_minute', 10), day('read_day', 100), minute('search_minute', 12)];
-    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => (stores[i % 2] as RedisRateLimitStore).consume('burst', windows)));
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => (stores[i % 2] as RedisRateLimitStore).consume('burst', windows)),
+    );
     expect(results.filter((r) => r.allowed)).toHaveLength(10);
     for (const r of results.filter((x) => !x.allowed)) expect(r.windows.map((w) => w.count)).toEqual([10, 10, 10]);
   });

@@ -85,7 +85,12 @@ describe('LMSR engine', () => {
     const after = prices(quote.qAfter, b);
     expect(after[3]).toBeGreaterThan(before[3] ?? 1);
     for (const i of [0, 1, 2]) expect(after[i]).toBeLessThan(before[i] ?? 0);
-    expect(cost(q.map((v, i) => (i === 3 ? v + quote.exactUnits : v)), b) - cost(q, b)).toBeCloseTo(25, 8);
+    expect(
+      cost(
+        q.map((v, i) => (i === 3 ? v + quote.exactUnits : v)),
+        b,
+      ) - cost(q, b),
+    ).toBeCloseTo(25, 8);
   });
 
   it('floor4 rounds down to 4 decimals without float noise', () => {

@@ -1,7 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as api from '../../src/upstream/internal-api.ts';
-import { CATEGORIES, CONTESTS, HIDDEN_TOPIC_ID, KEYS, KEY_IDS, MARKETS, OPINIONS, POLLS, type Sandbox, USERS, ZONES, hashKey, outcomeId } from '../../sandbox/index.ts';
+import {
+  CATEGORIES,
+  CONTESTS,
+  HIDDEN_TOPIC_ID,
+  KEYS,
+  KEY_IDS,
+  MARKETS,
+  OPINIONS,
+  POLLS,
+  type Sandbox,
+  USERS,
+  ZONES,
+  hashKey,
+  outcomeId,
+} from '../../sandbox/index.ts';
 import { type Answer, NOW, boot, client, data } from './helpers.ts';
 
 let sb: Sandbox;
@@ -26,7 +40,10 @@ function err(a: Answer, status: number, errCode: number): void {
 }
 
 async function audit(): Promise<void> {
-  expect(data(z.object({ ok: z.boolean(), problems: z.array(z.string()) }), await call('GET', '/sandbox/admin/audit'))).toEqual({ ok: true, problems: [] });
+  expect(data(z.object({ ok: z.boolean(), problems: z.array(z.string()) }), await call('GET', '/sandbox/admin/audit'))).toEqual({
+    ok: true,
+    problems: [],
+  });
 }
 
 describe('transport', () => {
@@ -65,10 +82,18 @@ describe('transport', () => {
 
 describe('identity and wallet', () => {
   it('verifies keys by hash', async () => {
-    const v = data(api.ApiKeyVerdict, await call('POST', '/internal/auth/api-keys/verify', { body: { keyHash: hashKey(KEYS.aliceWrite) } }));
+    const v = data(
+      api.ApiKeyVerdict,
+      await call('POST', '/internal/auth/api-keys/verify', { body: { keyHash: hashKey(KEYS.aliceWrite) } }),
+    );
     expect(v).toEqual({ keyId: KEY_IDS.aliceWrite, userId: alice, scopes: ['READ', 'WRITE'], state: 'ACTIVE', expiresAt: null });
-    expect(data(api.ApiKeyVerdict, await call('POST', '/internal/auth/api-keys/verify', { body: { keyHash: hashKey(KEYS.carolRevoked) } })).state).toBe('REVOKED');
-    expect(data(api.ApiKeyVerdict, await call('POST', '/internal/auth/api-keys/verify', { body: { keyHash: hashKey(KEYS.daveExpired) } })).state).toBe('EXPIRED');
+    expect(
+      data(api.ApiKeyVerdict, await call('POST', '/internal/auth/api-keys/verify', { body: { keyHash: hashKey(KEYS.carolRevoked) } }))
+        .state,
+    ).toBe('REVOKED');
+    expect(
+      data(api.ApiKeyVerdict, await call('POST', '/internal/auth/api-keys/verify', { body: { keyHash: hashKey(KEYS.daveExpired) } })).state,
+    ).toBe('EXPIRED');
     err(await call('POST', '/internal/auth/api-keys/verify', { body: { keyHash: hashKey('opk_test_unknown_0000000000') } }), 404, 20001);
   });
 
@@ -160,7 +185,7 @@ describe('prediction reads', () => {
     data(api.CategoryList, await call('GET', '/internal/prediction/categories'));
   });
 
-  it('serves price history by range, and hides blocked markets\' sub-resources', async () => {
+  it("serves price history by range, and hides blocked markets' sub-resources", async () => {
     const all = data(api.PriceHistory, await call('GET', `/internal/prediction/markets/${MARKETS.aliceOpen}/price-history`));
     const week = data(api.PriceHistory, await call('GET', `/internal/prediction/markets/${MARKETS.aliceOpen}/price-history?range=WEEK`));
     const day = data(api.PriceHistory, await call('GET', `/internal/prediction/markets/${MARKETS.aliceOpen}/price-history?range=DAY`));
@@ -169,7 +194,8 @@ describe('prediction reads', () => {
     expect(day.points).toHaveLength(1);
     expect(day.points[0]?.t).toBe(NOW - 86_400_000);
     expect(day.points[0]?.p).toEqual(week.points.at(-1)?.p);
-    for (const p of all.points) expect(Object.keys(p.p).sort()).toEqual([outcomeId(MARKETS.aliceOpen, 1), outcomeId(MARKETS.aliceOpen, 2)].sort());
+    for (const p of all.points)
+      expect(Object.keys(p.p).sort()).toEqual([outcomeId(MARKETS.aliceOpen, 1), outcomeId(MARKETS.aliceOpen, 2)].sort());
     err(await call('GET', `/internal/prediction/markets/${HIDDEN_TOPIC_ID}/price-history`, { user: USERS.bob }), 404, 30001);
     err(await call('GET', `/internal/prediction/markets/${HIDDEN_TOPIC_ID}/opinions`, { user: USERS.bob }), 404, 30001);
     data(api.PriceHistory, await call('GET', `/internal/prediction/markets/${HIDDEN_TOPIC_ID}/price-history`, { user: alice }));
@@ -203,16 +229,22 @@ describe('prediction reads', () => {
     expect(o.relay.maxRelayPaybackSapphire).toBe(o.relay.maxRelayPayback);
     const full = data(api.OpinionDetail, await call('GET', `/internal/prediction/opinions/${OPINIONS.erinFull}`, { user: alice }));
     expect(full.relay.backerCount).toBe(full.relay.seatsMax);
-    expect(data(api.OpinionDetail, await call('GET', `/internal/prediction/opinions/${OPINIONS.erinUneven}`, { user: alice })).relay.viewerBacked).toBe(true);
+    expect(
+      data(api.OpinionDetail, await call('GET', `/internal/prediction/opinions/${OPINIONS.erinUneven}`, { user: alice })).relay
+        .viewerBacked,
+    ).toBe(true);
     expect(data(api.OpinionDetail, await call('GET', `/internal/prediction/opinions/${OPINIONS.inactive}`)).active).toBe(false);
     expect(data(api.OpinionDetail, await call('GET', `/internal/prediction/opinions/${OPINIONS.broken}`)).relay.broken).toBe(true);
     err(await call('GET', '/internal/prediction/opinions/00000000-0000-4000-8000-00000000ffff'), 404, 50001);
   });
 
-  it('serves alice\'s holdings, opinions and backs', async () => {
+  it("serves alice's holdings, opinions and backs", async () => {
     const hs = data(api.HoldingPage, await call('GET', `/internal/prediction/users/${alice}/holdings`, { user: alice }));
     expect(new Set(hs.items.map((h) => h.result))).toEqual(new Set(['PENDING', 'SOLD', 'WON', 'LOST', 'REFUNDED']));
-    const one = data(api.HoldingPage, await call('GET', `/internal/prediction/users/${alice}/holdings?marketId=${MARKETS.aliceSold}`, { user: alice }));
+    const one = data(
+      api.HoldingPage,
+      await call('GET', `/internal/prediction/users/${alice}/holdings?marketId=${MARKETS.aliceSold}`, { user: alice }),
+    );
     expect(one.items).toHaveLength(1);
     expect(one.items[0]).toMatchObject({ sold: true, result: 'SOLD', payoutRuby: null });
     const ops = data(api.OwnOpinionPage, await call('GET', `/internal/prediction/users/${alice}/opinions`, { user: alice }));
@@ -222,17 +254,49 @@ describe('prediction reads', () => {
   });
 
   it('quotes LMSR markets only', async () => {
-    const q = data(api.Quote, await call('POST', `/internal/prediction/markets/${MARKETS.boosted}/quote`, { user: alice, body: { outcomeId: outcomeId(MARKETS.boosted, 1), stake: 100 } }));
+    const q = data(
+      api.Quote,
+      await call('POST', `/internal/prediction/markets/${MARKETS.boosted}/quote`, {
+        user: alice,
+        body: { outcomeId: outcomeId(MARKETS.boosted, 1), stake: 100 },
+      }),
+    );
     expect(q.boostMultiplier).toBe(2);
     expect(q.avgPrice).toBeGreaterThan(q.priceBefore);
-    err(await call('POST', `/internal/prediction/markets/${MARKETS.sharePool}/quote`, { user: alice, body: { outcomeId: outcomeId(MARKETS.sharePool, 1), stake: 100 } }), 409, 30006);
-    err(await call('POST', `/internal/prediction/markets/${MARKETS.boosted}/quote`, { user: alice, body: { outcomeId: outcomeId(MARKETS.uneven, 1), stake: 100 } }), 422, 30008);
-    err(await call('POST', `/internal/prediction/markets/${MARKETS.boosted}/quote`, { user: alice, body: { outcomeId: outcomeId(MARKETS.boosted, 1), stake: 1.5 } }), 400, 10001);
+    err(
+      await call('POST', `/internal/prediction/markets/${MARKETS.sharePool}/quote`, {
+        user: alice,
+        body: { outcomeId: outcomeId(MARKETS.sharePool, 1), stake: 100 },
+      }),
+      409,
+      30006,
+    );
+    err(
+      await call('POST', `/internal/prediction/markets/${MARKETS.boosted}/quote`, {
+        user: alice,
+        body: { outcomeId: outcomeId(MARKETS.uneven, 1), stake: 100 },
+      }),
+      422,
+      30008,
+    );
+    err(
+      await call('POST', `/internal/prediction/markets/${MARKETS.boosted}/quote`, {
+        user: alice,
+        body: { outcomeId: outcomeId(MARKETS.boosted, 1), stake: 1.5 },
+      }),
+      400,
+      10001,
+    );
   });
 });
 
 describe('prediction writes', () => {
-  const orderBody = (stake = 10, minShares = 0) => ({ marketId: MARKETS.backable, outcomeId: outcomeId(MARKETS.backable, 1), stake, minShares });
+  const orderBody = (stake = 10, minShares = 0) => ({
+    marketId: MARKETS.backable,
+    outcomeId: outcomeId(MARKETS.backable, 1),
+    stake,
+    minShares,
+  });
 
   it('places an order once per Idempotency-Key', async () => {
     const first = await call('POST', '/internal/prediction/orders', { user: alice, idem: 'order-1', body: orderBody() });
@@ -245,13 +309,17 @@ describe('prediction writes', () => {
     err(await call('POST', '/internal/prediction/orders', { user: alice, idem: 'order-2', body: orderBody() }), 409, 30003);
     const counters = data(z.any(), await call('GET', '/sandbox/admin/counters'));
     expect(counters).toEqual({ performed: { order: 1, opinion: 0, back: 0 }, replayed: { order: 1, opinion: 0, back: 0 } });
-    const holdings = data(api.HoldingPage, await call('GET', `/internal/prediction/users/${alice}/holdings?marketId=${MARKETS.backable}`, { user: alice }));
+    const holdings = data(
+      api.HoldingPage,
+      await call('GET', `/internal/prediction/users/${alice}/holdings?marketId=${MARKETS.backable}`, { user: alice }),
+    );
     expect(holdings.items[0]?.holdingId).toBe(o.orderId);
     await audit();
   });
 
   it('refuses orders with the documented codes and statuses', async () => {
-    const post = (body: unknown, user = alice, idem = `k-${Math.random()}`) => call('POST', '/internal/prediction/orders', { user, idem, body });
+    const post = (body: unknown, user = alice, idem = `k-${Math.random()}`) =>
+      call('POST', '/internal/prediction/orders', { user, idem, body });
     err(await post(orderBody(), alice, ''), 400, 10001);
     err(await call('POST', '/internal/prediction/orders', { user: alice, body: orderBody() }), 400, 10001);
     err(await call('POST', '/internal/prediction/orders', { idem: 'no-user', body: orderBody() }), 400, 10001);
@@ -276,21 +344,79 @@ describe('prediction writes', () => {
     });
     const o = data(api.PublishedOpinion, pub);
     expect(o).toMatchObject({ fee: 5, coinBalance: 9_995, backerCount: 0 });
-    expect((await call('POST', `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`, { user: alice, idem: 'op-1', body: { content: 'Still YES.', replyToOpinionId: null, sideOutcomeId: outcomeId(MARKETS.aliceOpen, 1) } })).json).toEqual(pub.json);
-    err(await call('POST', `/internal/prediction/markets/${MARKETS.backable}/opinions`, { user: alice, idem: 'op-2', body: { content: 'x', replyToOpinionId: null, sideOutcomeId: outcomeId(MARKETS.backable, 1) } }), 422, 50013);
-    err(await call('POST', `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`, { user: alice, idem: 'op-3', body: { content: 'x', replyToOpinionId: null, sideOutcomeId: outcomeId(MARKETS.aliceOpen, 2) } }), 422, 50009);
-    err(await call('POST', `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`, { user: alice, idem: 'op-4', body: { content: '', replyToOpinionId: null, sideOutcomeId: outcomeId(MARKETS.aliceOpen, 1) } }), 422, 50008);
+    expect(
+      (
+        await call('POST', `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`, {
+          user: alice,
+          idem: 'op-1',
+          body: { content: 'Still YES.', replyToOpinionId: null, sideOutcomeId: outcomeId(MARKETS.aliceOpen, 1) },
+        })
+      ).json,
+    ).toEqual(pub.json);
+    err(
+      await call('POST', `/internal/prediction/markets/${MARKETS.backable}/opinions`, {
+        user: alice,
+        idem: 'op-2',
+        body: { content: 'x', replyToOpinionId: null, sideOutcomeId: outcomeId(MARKETS.backable, 1) },
+      }),
+      422,
+      50013,
+    );
+    err(
+      await call('POST', `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`, {
+        user: alice,
+        idem: 'op-3',
+        body: { content: 'x', replyToOpinionId: null, sideOutcomeId: outcomeId(MARKETS.aliceOpen, 2) },
+      }),
+      422,
+      50009,
+    );
+    err(
+      await call('POST', `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`, {
+        user: alice,
+        idem: 'op-4',
+        body: { content: '', replyToOpinionId: null, sideOutcomeId: outcomeId(MARKETS.aliceOpen, 1) },
+      }),
+      422,
+      50008,
+    );
 
     const backPath = `/internal/prediction/opinions/${OPINIONS.frankBackable}/backs`;
     err(await call('POST', backPath, { user: alice, idem: 'b-0', body: { expectedSeq: 2, expectedPrice: 15 } }), 409, 50005);
     const b = data(api.PlacedBack, await call('POST', backPath, { user: alice, idem: 'b-1', body: { expectedSeq: 3, expectedPrice: 20 } }));
     expect(b).toMatchObject({ seq: 3, price: 20, coinBalance: 9_975 });
     expect(b.maxRelayPaybackSapphire).toBe(b.maxRelayPayback);
-    expect(data(api.PlacedBack, await call('POST', backPath, { user: alice, idem: 'b-1', body: { expectedSeq: 3, expectedPrice: 20 } }))).toEqual(b);
+    expect(
+      data(api.PlacedBack, await call('POST', backPath, { user: alice, idem: 'b-1', body: { expectedSeq: 3, expectedPrice: 20 } })),
+    ).toEqual(b);
     err(await call('POST', backPath, { user: alice, idem: 'b-2', body: { expectedSeq: 4, expectedPrice: 25 } }), 409, 50003);
-    err(await call('POST', `/internal/prediction/opinions/${OPINIONS.erinFull}/backs`, { user: alice, idem: 'b-3', body: { expectedSeq: 11, expectedPrice: 60 } }), 409, 50004);
-    err(await call('POST', `/internal/prediction/opinions/${OPINIONS.broken}/backs`, { user: alice, idem: 'b-4', body: { expectedSeq: 1, expectedPrice: 10 } }), 409, 50006);
-    err(await call('POST', `/internal/prediction/opinions/${OPINIONS.inactive}/backs`, { user: alice, idem: 'b-5', body: { expectedSeq: 1, expectedPrice: 10 } }), 410, 50002);
+    err(
+      await call('POST', `/internal/prediction/opinions/${OPINIONS.erinFull}/backs`, {
+        user: alice,
+        idem: 'b-3',
+        body: { expectedSeq: 11, expectedPrice: 60 },
+      }),
+      409,
+      50004,
+    );
+    err(
+      await call('POST', `/internal/prediction/opinions/${OPINIONS.broken}/backs`, {
+        user: alice,
+        idem: 'b-4',
+        body: { expectedSeq: 1, expectedPrice: 10 },
+      }),
+      409,
+      50006,
+    );
+    err(
+      await call('POST', `/internal/prediction/opinions/${OPINIONS.inactive}/backs`, {
+        user: alice,
+        idem: 'b-5',
+        body: { expectedSeq: 1, expectedPrice: 10 },
+      }),
+      410,
+      50002,
+    );
     expect(data(z.any(), await call('GET', '/sandbox/admin/counters')).performed).toEqual({ order: 0, opinion: 1, back: 1 });
     await audit();
   });
@@ -314,14 +440,20 @@ describe('poll service and cross-service reads', () => {
     expect(detail.settleTime).not.toBeNull();
     expect(data(api.PollDetail, await call('GET', `/internal/poll/polls/${POLLS.hidden}`)).auditState).toBe('BLOCKED');
 
-    const locked = data(api.PollCommentPage, await call('GET', `/internal/poll/polls/${POLLS.notVotedGated}/comments?rootOnly=1`, { user: alice }));
+    const locked = data(
+      api.PollCommentPage,
+      await call('GET', `/internal/poll/polls/${POLLS.notVotedGated}/comments?rootOnly=1`, { user: alice }),
+    );
     expect(locked).toEqual({ items: [], hasMore: false, locked: true });
     const open = data(api.PollCommentPage, await call('GET', `/internal/poll/polls/${POLLS.notVotedOpen}/comments`, { user: alice }));
     expect(open.locked).toBe(false);
     expect(open.items.length).toBeGreaterThan(0);
     const mine = data(api.PollCommentPage, await call('GET', `/internal/poll/polls/${POLLS.aliceVoted}/comments?limit=1`, { user: alice }));
     expect(mine).toMatchObject({ locked: false, hasMore: true });
-    const next = data(api.PollCommentPage, await call('GET', `/internal/poll/polls/${POLLS.aliceVoted}/comments?limit=10&before=${mine.items[0]?.commentId}`, { user: alice }));
+    const next = data(
+      api.PollCommentPage,
+      await call('GET', `/internal/poll/polls/${POLLS.aliceVoted}/comments?limit=10&before=${mine.items[0]?.commentId}`, { user: alice }),
+    );
     expect(next.items.length).toBeGreaterThan(0);
   });
 
@@ -351,7 +483,10 @@ describe('admin', () => {
   it('settles, refunds, sets states, starts boosts and sells', async () => {
     data(api.MarketDetail, await post(`/markets/${MARKETS.boosted}/boost`, { multiplier: 3, durationMs: 3_600_000 }));
     expect(data(api.MarketDetail, await call('GET', `/internal/prediction/markets/${MARKETS.boosted}`)).boost?.multiplier).toBe(3);
-    const settled = data(api.MarketDetail, await post(`/markets/${MARKETS.boosted}/settle`, { winnerOutcomeId: outcomeId(MARKETS.boosted, 1) }));
+    const settled = data(
+      api.MarketDetail,
+      await post(`/markets/${MARKETS.boosted}/settle`, { winnerOutcomeId: outcomeId(MARKETS.boosted, 1) }),
+    );
     expect(settled.state).toBe('SETTLED');
     err(await post(`/markets/${MARKETS.boosted}/settle`, { winnerOutcomeId: outcomeId(MARKETS.boosted, 1) }), 409, 30002);
     expect(data(api.MarketDetail, await post(`/markets/${MARKETS.backable}/refund`)).state).toBe('REFUNDED');
@@ -375,16 +510,29 @@ describe('admin', () => {
   });
 
   it('creates and revokes keys, advances the clock, grants coins', async () => {
-    const k = data(z.object({ key: z.string(), keyId: z.string() }), await post('/keys', { userId: USERS.erin, scopes: ['read', 'write'], expiresAt: NOW + 60_000 }));
+    const k = data(
+      z.object({ key: z.string(), keyId: z.string() }),
+      await post('/keys', { userId: USERS.erin, scopes: ['read', 'write'], expiresAt: NOW + 60_000 }),
+    );
     expect(k.key).toMatch(/^opk_test_[A-Za-z0-9_]{16,}$/);
     const verify = () => call('POST', '/internal/auth/api-keys/verify', { body: { keyHash: hashKey(k.key) } });
-    expect(data(api.ApiKeyVerdict, await verify())).toMatchObject({ userId: USERS.erin, scopes: ['READ', 'WRITE'], state: 'ACTIVE', expiresAt: NOW + 60_000 });
+    expect(data(api.ApiKeyVerdict, await verify())).toMatchObject({
+      userId: USERS.erin,
+      scopes: ['READ', 'WRITE'],
+      state: 'ACTIVE',
+      expiresAt: NOW + 60_000,
+    });
     data(z.any(), await post(`/keys/${k.keyId}/revoke`));
     expect(data(api.ApiKeyVerdict, await verify()).state).toBe('REVOKED');
 
     const c = data(z.object({ now: z.number(), offsetMs: z.number() }), await post('/clock/advance', { ms: 4 * 86_400_000 }));
     expect(c).toEqual({ now: NOW + 4 * 86_400_000, offsetMs: 4 * 86_400_000 });
-    const boosted = data(api.Quote, await call('POST', `/internal/prediction/markets/${MARKETS.boosted}/quote`, { body: { outcomeId: outcomeId(MARKETS.boosted, 1), stake: 10 } }));
+    const boosted = data(
+      api.Quote,
+      await call('POST', `/internal/prediction/markets/${MARKETS.boosted}/quote`, {
+        body: { outcomeId: outcomeId(MARKETS.boosted, 1), stake: 10 },
+      }),
+    );
     expect(boosted.boostMultiplier).toBe(1);
     expect(data(z.any(), await call('GET', '/sandbox/admin/clock')).offsetMs).toBe(4 * 86_400_000);
 
@@ -397,7 +545,8 @@ describe('admin', () => {
 });
 
 describe('fault injection', () => {
-  const addFault = async (spec: unknown) => data(z.object({ faultId: z.number() }), await call('POST', '/sandbox/admin/faults', { body: spec }));
+  const addFault = async (spec: unknown) =>
+    data(z.object({ faultId: z.number() }), await call('POST', '/sandbox/admin/faults', { body: spec }));
 
   it('answers a given status and body a given number of times', async () => {
     await addFault({ method: 'GET', pathPrefix: '/internal/zones', status: 503, body: { errCode: 99999, errMsg: 'down' }, times: 2 });
@@ -430,7 +579,14 @@ describe('fault injection', () => {
   });
 
   it('phase "after" performs the write and loses the answer; a retry replays it', async () => {
-    await addFault({ method: 'POST', pathPrefix: '/internal/prediction/opinions/', status: 502, body: 'bad gateway', phase: 'after', times: 1 });
+    await addFault({
+      method: 'POST',
+      pathPrefix: '/internal/prediction/opinions/',
+      status: 502,
+      body: 'bad gateway',
+      phase: 'after',
+      times: 1,
+    });
     const path = `/internal/prediction/opinions/${OPINIONS.frankBackable}/backs`;
     const body = { expectedSeq: 3, expectedPrice: 20 };
     const lost = await call('POST', path, { user: alice, idem: 'lost-1', body });

@@ -30,7 +30,8 @@ function code(fn: () => unknown): number {
 const coins = (u: string) => w.profile(u, null).wallet.coin;
 const rubies = (u: string) => w.profile(u, null).wallet.ruby;
 const holding = (u: string, m: string) => w.holdings(u, m, null, { offset: 0, limit: 5 }).items[0];
-const order = (u: string, m: string, k: number, stake: number, minShares = 0) => w.placeOrder(u, { marketId: m, outcomeId: outcomeId(m, k), stake, minShares });
+const order = (u: string, m: string, k: number, stake: number, minShares = 0) =>
+  w.placeOrder(u, { marketId: m, outcomeId: outcomeId(m, k), stake, minShares });
 
 describe('the seeded world', () => {
   it('has the documented balances and no sapphires', () => {
@@ -78,7 +79,12 @@ describe('the seeded world', () => {
   });
 
   it('verifies the documented keys by hash only', () => {
-    expect(w.verifyKey(hashKey(KEYS.aliceRead))).toMatchObject({ keyId: KEY_IDS.aliceRead, userId: USERS.alice, scopes: ['READ'], state: 'ACTIVE' });
+    expect(w.verifyKey(hashKey(KEYS.aliceRead))).toMatchObject({
+      keyId: KEY_IDS.aliceRead,
+      userId: USERS.alice,
+      scopes: ['READ'],
+      state: 'ACTIVE',
+    });
     expect(w.verifyKey(hashKey(KEYS.aliceWrite)).scopes).toEqual(['READ', 'WRITE']);
     expect(w.verifyKey(hashKey(KEYS.carolRevoked)).state).toBe('REVOKED');
     const dave = w.verifyKey(hashKey(KEYS.daveExpired));
@@ -123,7 +129,11 @@ describe('orders', () => {
     expect(code(() => order(USERS.bob, MARKETS.backable, 1, 10))).toBe(Code.COINS_INSUFFICIENT);
     expect(code(() => order(USERS.alice, MARKETS.sharePool, 1, 100))).toBe(Code.PRICING_MODEL_UNSUPPORTED);
     expect(code(() => w.quote(MARKETS.sharePool, outcomeId(MARKETS.sharePool, 1), 100))).toBe(Code.PRICING_MODEL_UNSUPPORTED);
-    expect(code(() => w.placeOrder(USERS.alice, { marketId: MARKETS.backable, outcomeId: outcomeId(MARKETS.boosted, 1), stake: 10, minShares: 0 }))).toBe(Code.OUTCOME_INVALID);
+    expect(
+      code(() =>
+        w.placeOrder(USERS.alice, { marketId: MARKETS.backable, outcomeId: outcomeId(MARKETS.boosted, 1), stake: 10, minShares: 0 }),
+      ),
+    ).toBe(Code.OUTCOME_INVALID);
     expect(code(() => order(USERS.alice, MARKETS.hidden, 1, 10))).toBe(Code.MARKET_NOT_ACTIVE);
     expect(code(() => order(USERS.mallory, MARKETS.backable, 1, 10))).toBe(Code.USER_PUNISHED);
     expect(code(() => order(USERS.alice, '00000000-0000-4000-8000-00000000ffff', 1, 10))).toBe(Code.MARKET_NOT_FOUND);
@@ -156,7 +166,11 @@ describe('settlement, boosts, refunds and sales', () => {
     expect(holding(USERS.alice, m)).toMatchObject({ result: 'WON', boostMultiplier: 3, payoutRuby: expected });
     expect(holding(USERS.dave, m)).toMatchObject({ result: 'LOST', payoutRuby: 0 });
     expect(lose.boostMultiplier).toBe(1);
-    expect(w.ledger(USERS.alice, 'RUBY', null, { offset: 0, limit: 1 }).items[0]).toMatchObject({ bizType: 'SETTLEMENT_PAYOUT', delta: expected, marketId: m });
+    expect(w.ledger(USERS.alice, 'RUBY', null, { offset: 0, limit: 1 }).items[0]).toMatchObject({
+      bizType: 'SETTLEMENT_PAYOUT',
+      delta: expected,
+      marketId: m,
+    });
     expect(w.marketDetail(m).outcomes.map((o) => o.winner)).toEqual([true, false]);
   });
 
@@ -227,8 +241,14 @@ describe('opinions, backs and paybacks', () => {
     expect(rubies(USERS.grace)).toBeCloseTo(grace0 + 4, 8);
     expect(rubies(USERS.frank)).toBeCloseTo(frank0 + 2, 8);
     expect(w.opinionDetail(OPINIONS.frankBackable, USERS.alice).relay).toMatchObject({ backerCount: 3, viewerBacked: true });
-    expect(code(() => w.back(USERS.alice, OPINIONS.frankBackable, { expectedSeq: 4, expectedPrice: 25 }))).toBe(Code.OPINION_ALREADY_BACKED);
-    expect(w.backs(USERS.alice, null, { offset: 0, limit: 1 }).items[0]).toMatchObject({ opinionId: OPINIONS.frankBackable, seq: 3, rubyTotal: 0 });
+    expect(code(() => w.back(USERS.alice, OPINIONS.frankBackable, { expectedSeq: 4, expectedPrice: 25 }))).toBe(
+      Code.OPINION_ALREADY_BACKED,
+    );
+    expect(w.backs(USERS.alice, null, { offset: 0, limit: 1 }).items[0]).toMatchObject({
+      opinionId: OPINIONS.frankBackable,
+      seq: 3,
+      rubyTotal: 0,
+    });
     w.back(USERS.dave, OPINIONS.frankBackable, { expectedSeq: 4, expectedPrice: 25 });
     expect(w.backs(USERS.alice, null, { offset: 0, limit: 1 }).items[0]?.rubyTotal).toBe(7.5);
     expect(w.counters().performed.back).toBe(2);
@@ -247,13 +267,24 @@ describe('opinions, backs and paybacks', () => {
     expect(w.counters().performed.back).toBe(0);
   });
 
-  it('publishes for a fee with the side of the author\'s position', () => {
+  it("publishes for a fee with the side of the author's position", () => {
     const m = MARKETS.aliceOpen;
     const c0 = coins(USERS.alice);
     const fee = w.marketDetail(m).opinionFee;
     const side = outcomeId(m, 1);
-    const p = w.publishOpinion(USERS.alice, m, { content: '  Still YES.  ', replyToOpinionId: OPINIONS.graceOnAliceOpen, sideOutcomeId: side });
-    expect(p).toMatchObject({ content: { en: 'Still YES.' }, fee, coinBalance: c0 - fee, backerCount: 0, rubyPayback: 0, sideOutcomeId: side });
+    const p = w.publishOpinion(USERS.alice, m, {
+      content: '  Still YES.  ',
+      replyToOpinionId: OPINIONS.graceOnAliceOpen,
+      sideOutcomeId: side,
+    });
+    expect(p).toMatchObject({
+      content: { en: 'Still YES.' },
+      fee,
+      coinBalance: c0 - fee,
+      backerCount: 0,
+      rubyPayback: 0,
+      sideOutcomeId: side,
+    });
     expect(p.replyTo?.opinionId).toBe(OPINIONS.graceOnAliceOpen);
     expect(w.ledger(USERS.alice, 'COIN', null, { offset: 0, limit: 1 }).items[0]).toMatchObject({ bizType: 'OPINION_FEE', delta: -fee });
     expect(w.counters().performed.opinion).toBe(1);
@@ -261,7 +292,8 @@ describe('opinions, backs and paybacks', () => {
 
   it('refuses opinions without a position, on the wrong side, invalid, moderated or closed', () => {
     const side = (m: string, k: number) => outcomeId(m, k);
-    const pub = (u: string, m: string, content: string, s: string) => () => w.publishOpinion(u, m, { content, replyToOpinionId: null, sideOutcomeId: s });
+    const pub = (u: string, m: string, content: string, s: string) => () =>
+      w.publishOpinion(u, m, { content, replyToOpinionId: null, sideOutcomeId: s });
     expect(code(pub(USERS.alice, MARKETS.backable, 'hi', side(MARKETS.backable, 1)))).toBe(Code.OPINION_SIDE_REQUIRED);
     expect(code(pub(USERS.alice, MARKETS.aliceSold, 'hi', side(MARKETS.aliceSold, 1)))).toBe(Code.OPINION_SIDE_REQUIRED);
     expect(code(pub(USERS.alice, MARKETS.aliceOpen, 'hi', side(MARKETS.aliceOpen, 2)))).toBe(Code.OPINION_SIDE_INVALID);
@@ -287,7 +319,11 @@ describe('polls', () => {
     const p = w.pollDetail(POLLS.notVotedGated, USERS.alice);
     expect(p.votesVisible).toBe(false);
     expect(p.choices.every((c) => c.voteNum === null)).toBe(true);
-    expect(w.pollComments(POLLS.notVotedGated, { rootOnly: true, limit: 10 }, USERS.alice)).toEqual({ items: [], hasMore: false, locked: true });
+    expect(w.pollComments(POLLS.notVotedGated, { rootOnly: true, limit: 10 }, USERS.alice)).toEqual({
+      items: [],
+      hasMore: false,
+      locked: true,
+    });
     const c0 = coins(USERS.alice);
     const after = w.votePoll(USERS.alice, POLLS.notVotedGated, p.choices[0]?.choiceId ?? '', 7);
     expect(after.votesVisible).toBe(true);
@@ -309,8 +345,7 @@ describe('polls', () => {
 });
 
 describe('idempotency', () => {
-  const run = (key: string, fp: string, fn: () => unknown) =>
-    w.idempotent('order', key, fp, async () => ({ data: fn(), status: 200 }));
+  const run = (key: string, fp: string, fn: () => unknown) => w.idempotent('order', key, fp, async () => ({ data: fn(), status: 200 }));
 
   it('answers a repeat from the store, refuses another body and an in-flight key', async () => {
     const m = MARKETS.backable;
@@ -367,7 +402,9 @@ describe('keys and reset', () => {
   it('seeds deterministically', () => {
     const other = new World({ now: () => NOW, seed: seedWorld });
     expect(other.listMarkets({ offset: 0, limit: 100 })).toEqual(w.listMarkets({ offset: 0, limit: 100 }));
-    expect(other.ledger(USERS.alice, 'RUBY', null, { offset: 0, limit: 100 })).toEqual(w.ledger(USERS.alice, 'RUBY', null, { offset: 0, limit: 100 }));
+    expect(other.ledger(USERS.alice, 'RUBY', null, { offset: 0, limit: 100 })).toEqual(
+      w.ledger(USERS.alice, 'RUBY', null, { offset: 0, limit: 100 }),
+    );
     expect(quoteBuy([0, 0], 100, 0, 1).units).toBeGreaterThan(0);
   });
 });

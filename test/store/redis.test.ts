@@ -52,9 +52,19 @@ async function server(args: string[], port: number, ping: string[] = []): Promis
   }
 }
 const plain = (port: number, ...more: string[]) => [
-  '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
+  '--port',
+  String(port),
+  '--bind',
+  '127.0.0.1',
+  '--save',
+  '',
+  '--appendonly',
+  'no',
+  '--dir',
+  dir,
   // A replica syncs at once (the default waits 5 s for more replicas to join).
-  '--repl-diskless-sync-delay', '0',
+  '--repl-diskless-sync-delay',
+  '0',
   ...more,
 ];
 
@@ -104,7 +114,12 @@ describe('Redis configuration', () => {
   });
 
   it('reads node lists with default ports, IPv6 included, and treats empty values as unset', () => {
-    const c = loadConfig({ REDIS_URL: 'redis://mymaster', REDIS_MODE: 'sentinel', REDIS_SENTINELS: 's1, s2:26380,[::1]:5', REDIS_TLS_SERVERNAME: '' });
+    const c = loadConfig({
+      REDIS_URL: 'redis://mymaster',
+      REDIS_MODE: 'sentinel',
+      REDIS_SENTINELS: 's1, s2:26380,[::1]:5',
+      REDIS_TLS_SERVERNAME: '',
+    });
     expect(c.REDIS_SENTINELS).toEqual([
       { host: 's1', port: 26379 },
       { host: 's2', port: 26380 },
@@ -171,12 +186,39 @@ describe('standalone with credentials', () => {
 
 /** The ACL of docs/deployment.md ("Redis permissions"), for the key prefix `acl:`. */
 const GATEWAY_ACL = [
-  'on', '>gw-acl-pw', 'resetkeys', '~acl:*', 'resetchannels', '&acl:*', '-@all',
-  '+@connection', '+info', '+select', '+role', '+time',
-  '+get', '+set', '+del', '+incr', '+pexpire', '+pttl', '+expireat',
-  '+hget', '+hset', '+zadd', '+zcard', '+zrange', '+zremrangebyscore',
-  '+eval', '+evalsha', '+publish', '+subscribe', '+unsubscribe',
-  '+cluster|info', '+cluster|slots', '+readonly',
+  'on',
+  '>gw-acl-pw',
+  'resetkeys',
+  '~acl:*',
+  'resetchannels',
+  '&acl:*',
+  '-@all',
+  '+@connection',
+  '+info',
+  '+select',
+  '+role',
+  '+time',
+  '+get',
+  '+set',
+  '+del',
+  '+incr',
+  '+pexpire',
+  '+pttl',
+  '+expireat',
+  '+hget',
+  '+hset',
+  '+zadd',
+  '+zcard',
+  '+zrange',
+  '+zremrangebyscore',
+  '+eval',
+  '+evalsha',
+  '+publish',
+  '+subscribe',
+  '+unsubscribe',
+  '+cluster|info',
+  '+cluster|slots',
+  '+readonly',
 ];
 
 describe('a Redis user with only the documented permissions', () => {
@@ -217,17 +259,76 @@ describe('TLS (rediss://) with a client certificate', () => {
   const file = (name: string) => join(dir, name);
   beforeAll(async () => {
     const ssl = (...args: string[]) => run('openssl', args, { cwd: dir });
-    await ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=openpm test CA');
+    await ssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=openpm test CA',
+    );
     writeFileSync(file('server.ext'), 'subjectAltName=DNS:redis.test,IP:127.0.0.1\n');
     for (const who of ['server', 'client']) {
-      await ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${who}.key`, '-out', `${who}.csr`, '-subj', `/CN=${who === 'server' ? 'redis.test' : 'gateway'}`);
-      await ssl('x509', '-req', '-in', `${who}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${who}.crt`, '-days', '1',
-        ...(who === 'server' ? ['-extfile', 'server.ext'] : []));
+      await ssl(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${who}.key`,
+        '-out',
+        `${who}.csr`,
+        '-subj',
+        `/CN=${who === 'server' ? 'redis.test' : 'gateway'}`,
+      );
+      await ssl(
+        'x509',
+        '-req',
+        '-in',
+        `${who}.csr`,
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${who}.crt`,
+        '-days',
+        '1',
+        ...(who === 'server' ? ['-extfile', 'server.ext'] : []),
+      );
     }
     port = await freePort();
     await server(
-      ['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
-        '--tls-cert-file', file('server.crt'), '--tls-key-file', file('server.key'), '--tls-ca-cert-file', file('ca.crt'), '--tls-auth-clients', 'yes'],
+      [
+        '--port',
+        '0',
+        '--tls-port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--tls-cert-file',
+        file('server.crt'),
+        '--tls-key-file',
+        file('server.key'),
+        '--tls-ca-cert-file',
+        file('ca.crt'),
+        '--tls-auth-clients',
+        'yes',
+      ],
       port,
       ['--tls', '--cacert', file('ca.crt'), '--cert', file('client.crt'), '--key', file('client.key')],
     );
@@ -268,10 +369,16 @@ describe('Sentinel', () => {
   let masterProcess: ChildProcess;
   beforeAll(async () => {
     [master, replica, sentinel] = await Promise.all([freePort(), freePort(), freePort()]);
-    masterProcess = await server(plain(master, '--requirepass', 'data-pw', '--masterauth', 'data-pw'), master, ['-a', 'data-pw', '--no-auth-warning']);
-    await server(plain(replica, '--replicaof', '127.0.0.1', String(master), '--requirepass', 'data-pw', '--masterauth', 'data-pw'), replica, [
-      '-a', 'data-pw', '--no-auth-warning',
+    masterProcess = await server(plain(master, '--requirepass', 'data-pw', '--masterauth', 'data-pw'), master, [
+      '-a',
+      'data-pw',
+      '--no-auth-warning',
     ]);
+    await server(
+      plain(replica, '--replicaof', '127.0.0.1', String(master), '--requirepass', 'data-pw', '--masterauth', 'data-pw'),
+      replica,
+      ['-a', 'data-pw', '--no-auth-warning'],
+    );
     const conf = join(dir, 'sentinel.conf');
     writeFileSync(
       conf,
@@ -312,7 +419,10 @@ describe('Sentinel', () => {
     const deadline = Date.now() + 15_000;
     let port = 0;
     while (Date.now() < deadline) {
-      port = await r.info('server').then((s) => Number(/tcp_port:(\d+)/.exec(String(s))?.[1]), () => 0);
+      port = await r.info('server').then(
+        (s) => Number(/tcp_port:(\d+)/.exec(String(s))?.[1]),
+        () => 0,
+      );
       if (port === replica) break;
       await sleep(100);
     }

@@ -91,7 +91,9 @@ describe('UpstreamClient', () => {
     ['non-JSON body', 200, '<html>oops</html>'],
     ['empty body', 204, ''],
   ])('turns %s into INTERNAL', async (_name, status, body) => {
-    nock(BASE).get('/internal/x').reply(status, body as never);
+    nock(BASE)
+      .get('/internal/x')
+      .reply(status, body as never);
     const err = await failure(client().call(ctx, { path: '/internal/x', schema: Thing }));
     expect(err.code).toBe('INTERNAL');
     expect(err.status).toBe(500);
@@ -130,12 +132,24 @@ describe('UpstreamClient', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
     await new Promise((r) => server.close(r));
-    const dead = new UpstreamClient({ baseUrl: `http://127.0.0.1:${port}`, serviceToken: 't', timeoutMs: 2_000, connectTimeoutMs: 200, connections: 1, maxResponseBytes: 1024, retries: 0 });
+    const dead = new UpstreamClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      serviceToken: 't',
+      timeoutMs: 2_000,
+      connectTimeoutMs: 200,
+      connections: 1,
+      maxResponseBytes: 1024,
+      retries: 0,
+    });
     const started = Date.now();
     const err = await failure(dead.call(ctx, { path: '/internal/x', schema: Thing }));
     expect(err.code).toBe('INTERNAL');
     expect(Date.now() - started).toBeLessThan(500);
-    expect(logged.at(-1)).toMatchObject({ level: 'error', msg: 'upstream call failed', obj: { reqId: 'req-123', err: 'Error ECONNREFUSED' } });
+    expect(logged.at(-1)).toMatchObject({
+      level: 'error',
+      msg: 'upstream call failed',
+      obj: { reqId: 'req-123', err: 'Error ECONNREFUSED' },
+    });
     await dead.close();
     nock.disableNetConnect();
   });

@@ -37,7 +37,12 @@ describe('shared reads', () => {
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         // Query order does not matter to the key.
-        c.call(ctxOf(`req-${i}`), { path: '/internal/zones', query: i % 2 === 0 ? { a: 1, b: 2 } : { b: 2, a: 1 }, schema: Items, shared: true }),
+        c.call(ctxOf(`req-${i}`), {
+          path: '/internal/zones',
+          query: i % 2 === 0 ? { a: 1, b: 2 } : { b: 2, a: 1 },
+          schema: Items,
+          shared: true,
+        }),
       ),
     );
     scope.done();
@@ -54,7 +59,10 @@ describe('shared reads', () => {
   });
 
   it('a later identical call is a fresh call: nothing is cached', async () => {
-    const scope = nock(BASE).get('/internal/zones').times(2).reply(200, { errCode: 0, data: { items: [] } });
+    const scope = nock(BASE)
+      .get('/internal/zones')
+      .times(2)
+      .reply(200, { errCode: 0, data: { items: [] } });
     const c = makeClient();
     await c.call(ctxOf('r1'), { path: '/internal/zones', schema: Items, shared: true });
     await c.call(ctxOf('r2'), { path: '/internal/zones', schema: Items, shared: true });
@@ -116,7 +124,9 @@ describe('shared reads', () => {
   it('a failure reaches every waiter and is not cached', async () => {
     nock(BASE).get('/internal/x').delay(80).reply(500, { errCode: 99999, errMsg: 'boom' });
     const c = makeClient();
-    const settled = await Promise.allSettled([0, 1, 2, 3].map((i) => c.call(ctxOf(`f${i}`), { path: '/internal/x', schema: Thing, shared: true })));
+    const settled = await Promise.allSettled(
+      [0, 1, 2, 3].map((i) => c.call(ctxOf(`f${i}`), { path: '/internal/x', schema: Thing, shared: true })),
+    );
     for (const s of settled) {
       expect(s.status).toBe('rejected');
       const reason = (s as PromiseRejectedResult).reason as ApiError;
@@ -130,13 +140,15 @@ describe('shared reads', () => {
     expect(await c.call(ctxOf('after'), { path: '/internal/x', schema: Thing, shared: true })).toEqual({ name: 'a', n: 1 });
   });
 
-  it('a transport failure (timeout) reaches every waiter, inside the first caller\'s deadline', async () => {
+  it("a transport failure (timeout) reaches every waiter, inside the first caller's deadline", async () => {
     nock.enableNetConnect('127.0.0.1');
     const srv = await realServer(() => {});
     try {
       const c = makeClient({ baseUrl: srv.url, timeoutMs: 250 });
       const started = performance.now();
-      const settled = await Promise.allSettled([0, 1, 2].map((i) => c.call(ctxOf(`t${i}`), { path: '/internal/x', schema: Thing, shared: true })));
+      const settled = await Promise.allSettled(
+        [0, 1, 2].map((i) => c.call(ctxOf(`t${i}`), { path: '/internal/x', schema: Thing, shared: true })),
+      );
       expect(performance.now() - started).toBeLessThan(250 + 300);
       expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
       expect(srv.hits).toBe(1);
@@ -166,7 +178,10 @@ describe('which backend reads are shared', () => {
     const c = makeClient({ retries: 0, breaker: { threshold: 0, cooldownMs: 1 } });
     for (const [path, run] of calls) {
       // Answered with an error: only the headers matter here.
-      const scope = nock(BASE, { badheaders: ['x-acting-user'] }).get(path).query(true).reply(404, { errCode: 10404 });
+      const scope = nock(BASE, { badheaders: ['x-acting-user'] })
+        .get(path)
+        .query(true)
+        .reply(404, { errCode: 10404 });
       await run(up(c)).catch(() => undefined);
       expect(scope.isDone(), path).toBe(true);
     }
@@ -179,13 +194,19 @@ describe('which backend reads are shared', () => {
       [`/internal/poll/polls/${p}`, (u) => poll.getPoll(u, p)],
       [`/internal/poll/polls/${p}/comments`, (u) => poll.listPollComments(u, p, { limit: 20 })],
       ['/internal/search', (u) => platform.search(u, { kw: 'x', kind: 'POLL', offset: 0, limit: 20 })],
-      ['/internal/prediction/opinions/00000000-0000-4000-8000-0000000e0001', (u) => prediction.getOpinion(u, '00000000-0000-4000-8000-0000000e0001')],
+      [
+        '/internal/prediction/opinions/00000000-0000-4000-8000-0000000e0001',
+        (u) => prediction.getOpinion(u, '00000000-0000-4000-8000-0000000e0001'),
+      ],
       [`/internal/users/${USER}/profile`, (u) => platform.getProfile(u, USER)],
       [`/internal/prediction/users/${USER}/holdings`, (u) => prediction.listHoldings(u, USER, { offset: 0, limit: 20 })],
     ];
     const c = makeClient({ retries: 0, breaker: { threshold: 0, cooldownMs: 1 } });
     for (const [path, run] of calls) {
-      const scope = nock(BASE, { reqheaders: { 'x-acting-user': USER } }).get(path).query(true).reply(404, { errCode: 10404 });
+      const scope = nock(BASE, { reqheaders: { 'x-acting-user': USER } })
+        .get(path)
+        .query(true)
+        .reply(404, { errCode: 10404 });
       await run(up(c)).catch(() => undefined);
       expect(scope.isDone(), path).toBe(true);
     }

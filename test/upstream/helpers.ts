@@ -24,7 +24,11 @@ export function recorder() {
 
 export function recordingMetrics() {
   const calls: { endpoint: string; method: string; outcome: UpstreamOutcome; seconds: number }[] = [];
-  return { calls, upstream: (endpoint: string, method: string, outcome: UpstreamOutcome, seconds: number) => void calls.push({ endpoint, method, outcome, seconds }) };
+  return {
+    calls,
+    upstream: (endpoint: string, method: string, outcome: UpstreamOutcome, seconds: number) =>
+      void calls.push({ endpoint, method, outcome, seconds }),
+  };
 }
 
 export function makeClient(overrides: Partial<UpstreamOptions> = {}): UpstreamClient {

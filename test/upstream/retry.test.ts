@@ -19,11 +19,7 @@ afterAll(() => nock.enableNetConnect());
 
 describe('GET retries', () => {
   it('retries a GET answered 503, then returns the success', async () => {
-    const scope = nock(BASE)
-      .get('/internal/zones')
-      .reply(503, '')
-      .get('/internal/zones')
-      .reply(200, OK);
+    const scope = nock(BASE).get('/internal/zones').reply(503, '').get('/internal/zones').reply(200, OK);
     const metrics = recordingMetrics();
     const data = await makeClient({ metrics }).call(ctx, { path: '/internal/zones', schema: Thing });
     expect(data).toEqual({ name: 'a', n: 1 });
@@ -76,7 +72,13 @@ describe('GET retries', () => {
     nock(BASE).post('/internal/prediction/orders').reply(503, { errCode: 99999 });
     const spare = nock(BASE).post('/internal/prediction/orders').reply(200, OK);
     const err = await failure(
-      makeClient({ retries: 5 }).call(ctx, { method: 'POST', path: '/internal/prediction/orders', body: {}, idempotencyKey: 'k', schema: Thing }),
+      makeClient({ retries: 5 }).call(ctx, {
+        method: 'POST',
+        path: '/internal/prediction/orders',
+        body: {},
+        idempotencyKey: 'k',
+        schema: Thing,
+      }),
     );
     expect(err.code).toBe('INTERNAL');
     expect(spare.isDone()).toBe(false);

@@ -50,5 +50,10 @@ export class OpenPmError extends Error {
 export function isErrorBody(body: unknown): body is ErrorBody {
   if (typeof body !== 'object' || body === null) return false;
   const error = (body as { error?: unknown }).error;
-  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && typeof (error as { message?: unknown }).message === 'string';
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
 }

@@ -51,7 +51,15 @@ export interface TwoPhaseFlow<P extends PreviewAnswer, R> {
 }
 
 /** Codes after which the same token may be presented again (the claim was given back). */
-const RETRY_CODES = new Set(['RETRY_IDEMPOTENCY_KEY', 'RATE_LIMITED', 'INTERNAL', 'CONFIRM_UNAVAILABLE', 'OPINION_BACK_RETRY', 'OPINIONS_UNAVAILABLE', 'PREVIEW_UNAVAILABLE']);
+const RETRY_CODES = new Set([
+  'RETRY_IDEMPOTENCY_KEY',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'CONFIRM_UNAVAILABLE',
+  'OPINION_BACK_RETRY',
+  'OPINIONS_UNAVAILABLE',
+  'PREVIEW_UNAVAILABLE',
+]);
 
 /** Whether an execution that failed this way may be retried with the same token. */
 export function isRetryable(err: unknown): boolean {

@@ -9,8 +9,7 @@ import { CompleteListParams } from '../params.ts';
 export const listTopicCategories = defineOperation({
   name: 'list_topic_categories',
   title: 'List topic categories',
-  description:
-    'Lists every category (id, name, description): a category `id` is the `category_id` filter of list_topics. Always complete.',
+  description: 'Lists every category (id, name, description): a category `id` is the `category_id` filter of list_topics. Always complete.',
   scope: 'read',
   kind: 'read',
   limit: 'read',

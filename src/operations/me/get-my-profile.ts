@@ -9,7 +9,7 @@ export const getMyProfile = defineOperation({
   name: 'get_my_profile',
   title: 'Get my profile',
   description:
-    'The key owner\'s profile and balances: coins (spent on orders, opinions, backs), gems and rubies (payouts; `sapphires` is a deprecated alias, always 0). ' +
+    "The key owner's profile and balances: coins (spent on orders, opinions, backs), gems and rubies (payouts; `sapphires` is a deprecated alias, always 0). " +
     'Check the balance before a preview.',
   scope: 'read',
   kind: 'read',

@@ -42,15 +42,18 @@ export const listMyPositions = defineOperation({
   name: 'list_my_positions',
   title: 'List my positions',
   description:
-    'The key owner\'s positions, newest first: option, stake, units, average price, ruby multiplier, guaranteed `payout_if_correct_rubies`, ' +
+    "The key owner's positions, newest first: option, stake, units, average price, ruby multiplier, guaranteed `payout_if_correct_rubies`, " +
     'and `won`/`payout_rubies` once settled. A position sold in the app has `sold: true` and `sold_rubies` and is never settled.',
   localised: true,
   rest: { method: 'GET', path: '/me/positions' },
   input: PagingInput,
   output: PositionList,
   execute: (ctx, input) =>
-    ownerPage(ctx, input, (offset) => prediction.listHoldings(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }), (h) =>
-      mapPosition(h, mapContextOf(ctx)),
+    ownerPage(
+      ctx,
+      input,
+      (offset) => prediction.listHoldings(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }),
+      (h) => mapPosition(h, mapContextOf(ctx)),
     ),
 });
 
@@ -65,8 +68,11 @@ export const listMyOpinions = defineOperation({
   input: PagingInput,
   output: OwnerOpinionList,
   execute: (ctx, input) =>
-    ownerPage(ctx, input, (offset) => prediction.listOwnOpinions(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }), (o) =>
-      mapOwnerOpinion(o, mapContextOf(ctx)),
+    ownerPage(
+      ctx,
+      input,
+      (offset) => prediction.listOwnOpinions(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }),
+      (o) => mapOwnerOpinion(o, mapContextOf(ctx)),
     ),
 });
 
@@ -81,8 +87,11 @@ export const listMyBackedOpinions = defineOperation({
   input: PagingInput,
   output: BackedOpinionList,
   execute: (ctx, input) =>
-    ownerPage(ctx, input, (offset) => prediction.listBacks(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }), (b) =>
-      mapBackedOpinion(b, mapContextOf(ctx)),
+    ownerPage(
+      ctx,
+      input,
+      (offset) => prediction.listBacks(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }),
+      (b) => mapBackedOpinion(b, mapContextOf(ctx)),
     ),
 });
 
@@ -96,8 +105,11 @@ export const listMyWatchlist = defineOperation({
   input: PagingInput,
   output: WatchlistList,
   execute: (ctx, input) =>
-    ownerPage(ctx, input, (offset) => platform.listFavorites(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }), (f) =>
-      mapWatchlistItem(f, mapContextOf(ctx)),
+    ownerPage(
+      ctx,
+      input,
+      (offset) => platform.listFavorites(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }),
+      (f) => mapWatchlistItem(f, mapContextOf(ctx)),
     ),
 });
 
@@ -126,7 +138,7 @@ export const listMyCoinLedger = ledgerOperation(
   'COIN',
   'list_my_coin_ledger',
   'List my coin ledger',
-  'Every movement of the key owner\'s coins, newest first: type, signed amount, balance after and the topic concerned.',
+  "Every movement of the key owner's coins, newest first: type, signed amount, balance after and the topic concerned.",
   '/me/coin-ledger',
 );
 
@@ -134,7 +146,7 @@ export const listMyRubyLedger = ledgerOperation(
   'RUBY',
   'list_my_ruby_ledger',
   'List my ruby ledger',
-  'Every movement of the key owner\'s rubies, newest first: settlement payouts, positions sold in the app, opinion ' +
+  "Every movement of the key owner's rubies, newest first: settlement payouts, positions sold in the app, opinion " +
     'paybacks and the one-off conversion of the old sapphire balance.',
   '/me/ruby-ledger',
 );

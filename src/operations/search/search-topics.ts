@@ -48,7 +48,10 @@ export const searchTopics = defineOperation({
       type: z
         .enum(['all', 'prediction', 'poll'])
         .default('all')
-        .meta({ description: '`all` (default): a fixed-size preview of both kinds, without pagination; `prediction` or `poll`: one kind, paginated.' }),
+        .meta({
+          description:
+            '`all` (default): a fixed-size preview of both kinds, without pagination; `prediction` or `poll`: one kind, paginated.',
+        }),
       mechanism: MechanismParam,
       cursor: Paging.cursor.meta({ description: 'Opaque cursor from a previous `next_cursor`. Ignored with `type=all`.' }),
       limit: Paging.limit.meta({ description: 'Page size, 1 to 100 (default 20). Ignored with `type=all`.' }),
@@ -77,6 +80,8 @@ export const searchTopics = defineOperation({
     const kind = input.type === 'prediction' ? 'MARKET' : 'POLL';
     const page = await platform.search(ctx.upstream, { kw: input.q, kind, pricingModel, offset, limit: input.limit });
     const items = page.items.filter(topicItemVisible);
-    return { body: fromOffsetPage(ctx.services.cursors, { items, total: page.total, seen: page.items.length }, offset, (i) => mapTopicItem(i, m)) };
+    return {
+      body: fromOffsetPage(ctx.services.cursors, { items, total: page.total, seen: page.items.length }, offset, (i) => mapTopicItem(i, m)),
+    };
   },
 });

@@ -10,8 +10,9 @@ const RANGES = { '1d': 'DAY', '1w': 'WEEK', all: 'ALL' } as const;
 
 export const getPriceHistory = defineOperation({
   name: 'get_topic_price_history',
-  title: 'Get a prediction\'s probability history',
-  description: 'Probability of each option over time for a prediction, oldest point first; `range` 1d, 1w or all (default). A poll id is not found.',
+  title: "Get a prediction's probability history",
+  description:
+    'Probability of each option over time for a prediction, oldest point first; `range` 1d, 1w or all (default). A poll id is not found.',
   scope: 'read',
   kind: 'read',
   limit: 'read',
@@ -27,6 +28,11 @@ export const getPriceHistory = defineOperation({
   async execute(ctx, input) {
     const market = await resolvePrediction(ctx.upstream, input.topic_id);
     const history = await prediction.getPriceHistory(ctx.upstream, input.topic_id, RANGES[input.range]);
-    return { body: mapPriceHistory(history, market.outcomes.map((o) => o.outcomeId)) };
+    return {
+      body: mapPriceHistory(
+        history,
+        market.outcomes.map((o) => o.outcomeId),
+      ),
+    };
   },
 });

@@ -11,7 +11,7 @@ export const getTopic = defineOperation({
   title: 'Get a topic',
   description:
     'One topic in full: the card plus description, images, category and, for predictions, the mechanism, `stake_rules` ' +
-    '(min/max/default coins), `ruby_boost` and each option\'s current `implied_price`. Read these before preview_order.',
+    "(min/max/default coins), `ruby_boost` and each option's current `implied_price`. Read these before preview_order.",
   scope: 'read',
   kind: 'read',
   limit: 'read',

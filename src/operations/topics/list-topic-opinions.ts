@@ -16,7 +16,7 @@ export const listTopicOpinions = defineOperation({
   name: 'list_topic_opinions',
   title: 'List opinions on a topic',
   description:
-    'Top-level opinions (comments) of a topic, newest first, with author, likes, reply count and the author\'s position. ' +
+    "Top-level opinions (comments) of a topic, newest first, with author, likes, reply count and the author's position. " +
     'A vote-gated poll answers empty `data` with `gated: true`. An opinion `id` is the `opinion_id` of preview_back.',
   scope: 'read',
   kind: 'read',
@@ -33,11 +33,26 @@ export const listTopicOpinions = defineOperation({
     const topic = await resolveTopic(ctx.upstream, input.topic_id);
     const m = mapContextOf(ctx);
     if (topic.type === 'prediction') {
-      const page = await prediction.listMarketOpinions(ctx.upstream, input.topic_id, { before, limit: input.limit }).catch(staleCursor(before));
-      return { body: mapPredictionCommentList(page, m, nextKeysetCursor(codec, page, (o) => o.opinionId)) };
+      const page = await prediction
+        .listMarketOpinions(ctx.upstream, input.topic_id, { before, limit: input.limit })
+        .catch(staleCursor(before));
+      return {
+        body: mapPredictionCommentList(
+          page,
+          m,
+          nextKeysetCursor(codec, page, (o) => o.opinionId),
+        ),
+      };
     }
     const page = await poll.listPollComments(ctx.upstream, input.topic_id, { before, limit: input.limit }).catch(staleCursor(before));
-    return { body: mapPollCommentList(page, input.topic_id, m, nextKeysetCursor(codec, page, (c) => c.commentId)) };
+    return {
+      body: mapPollCommentList(
+        page,
+        input.topic_id,
+        m,
+        nextKeysetCursor(codec, page, (c) => c.commentId),
+      ),
+    };
   },
 });
 
@@ -49,7 +64,7 @@ export const listTopicOpinions = defineOperation({
 function staleCursor(before: string | undefined) {
   return (err: unknown): never => {
     if (before !== undefined && hasUpstreamCode(err, UpstreamErrCode.BAD_REQUEST)) {
-      throw invalidArgument('cursor', 'cursor: not a cursor of this topic\'s comments (use next_cursor as returned).');
+      throw invalidArgument('cursor', "cursor: not a cursor of this topic's comments (use next_cursor as returned).");
     }
     throw err;
   };

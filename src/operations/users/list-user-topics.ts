@@ -14,7 +14,8 @@ import { Paging, TopicTypeParam } from '../params.ts';
 export const listUserTopics = defineOperation({
   name: 'list_user_topics',
   title: 'List the topics a user created',
-  description: 'Topics created by a user, one kind at a time (`type`, default prediction). When the user hides the list, `data` is empty and `hidden` is true.',
+  description:
+    'Topics created by a user, one kind at a time (`type`, default prediction). When the user hides the list, `data` is empty and `hidden` is true.',
   scope: 'read',
   kind: 'read',
   limit: 'read',
@@ -27,7 +28,7 @@ export const listUserTopics = defineOperation({
       .transform((h) => h.replace(/^@/, ''))
       // Not `.` or `..` alone: as a path segment upstream they would walk to another route.
       .pipe(z.string().regex(/^(?!\.+$)[A-Za-z0-9_.]{1,64}$/))
-      .meta({ description: 'The user\'s handle, without `@` (a leading `@` is tolerated).' }),
+      .meta({ description: "The user's handle, without `@` (a leading `@` is tolerated)." }),
     type: TopicTypeParam,
     ...Paging,
   }),

@@ -36,4 +36,3 @@ export const placeOrder = defineExecution({
     return performed(mapOrder(placed.data, { lang: p.lang, webBaseUrl: ctx.services.config.PUBLIC_WEB_URL }, false), placed);
   },
 });
-

@@ -35,7 +35,7 @@ export const previewBack = defineOperation({
   name: 'preview_back',
   title: 'Preview backing an opinion',
   description:
-    'Checks whether the key owner can back another user\'s opinion (buy the next seat of its relay): `can_back`, a `summary` ' +
+    "Checks whether the key owner can back another user's opinion (buy the next seat of its relay): `can_back`, a `summary` " +
     '(seat `my_seq_if_now`, `price_coins`, balances, `max_relay_payback_rubies` = the most this seat gets back if two more backers follow, nothing if none do) ' +
     'and, when possible, a `confirm_token` for back_opinion. `topic_id` is the topic of the opinion. ' +
     'Reasons: OPINION_INACTIVE, TOPIC_CLOSED, ALREADY_BACKED, OPINION_BACK_FULL, INSUFFICIENT_BALANCE. ' +

@@ -41,7 +41,7 @@ export const previewOpinion = defineOperation({
   description:
     'Checks whether the key owner can publish an opinion on a prediction they hold a position on: `can_publish`, a `summary` ' +
     '(`fee_coins` charged on publishing, `balance_after`, `side_option_label` = their staked option, never chosen) and, when possible, a `confirm_token` for publish_opinion. ' +
-    '`content`: the user\'s text, 1 to 500 characters; `reply_to_opinion_id`: optional, an opinion of the same topic. ' +
+    "`content`: the user's text, 1 to 500 characters; `reply_to_opinion_id`: optional, an opinion of the same topic. " +
     'Reasons: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INVALID. ' +
     CONFIRM_FLOW_NOTE,
   scope: 'write',
@@ -107,7 +107,10 @@ async function replyTarget(ctx: OperationContext, opinionId: string, marketId: s
 }
 
 function opinionNotFound(): ApiError {
-  return new ApiError('OPINION_NOT_FOUND', { message: 'reply_to_opinion_id: no such opinion on this topic.', details: { field: 'reply_to_opinion_id' } });
+  return new ApiError('OPINION_NOT_FOUND', {
+    message: 'reply_to_opinion_id: no such opinion on this topic.',
+    details: { field: 'reply_to_opinion_id' },
+  });
 }
 
 /** Control or bidirectional formatting characters in the text (docs/contract/writes.md#text-rules). */

@@ -41,7 +41,7 @@ export const previewOrder = defineOperation({
   description:
     'Quotes an order on one option of a prediction without placing it: `can_place`, a `summary` (stake, balances, prices, ' +
     '`payout_if_correct_rubies` = units × `ruby_multiplier` if the option wins, a guaranteed minimum; the stake is not returned) ' +
-    'and, when possible, a `confirm_token` for place_order. `option_id` is an `id` of the topic\'s `options`. ' +
+    "and, when possible, a `confirm_token` for place_order. `option_id` is an `id` of the topic's `options`. " +
     '`amount_coins` is exactly what the user stated: never choose, infer or round a stake; if they stated none, ask (omitted: `stake_rules.default_coins`, a fallback). ' +
     'Reasons: TOPIC_CLOSED, ALREADY_STAKED (one order per topic), MECHANISM_UNSUPPORTED, STAKE_OUT_OF_RANGE (range in `details`: let the user choose), INSUFFICIENT_BALANCE. ' +
     CONFIRM_FLOW_NOTE,

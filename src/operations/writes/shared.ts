@@ -76,4 +76,5 @@ export const CONFIRM_FLOW_NOTE =
   'Charges nothing. Show the user the whole `summary` and get their explicit confirmation before the executing tool, ' +
   'whose only input is this `confirm_token` (valid 5 minutes); to change anything, preview again.';
 
-export const EXECUTION_NOTE = 'Call it only after the user explicitly confirmed the preview\'s summary, with only the `confirm_token` of that preview. ';
+export const EXECUTION_NOTE =
+  "Call it only after the user explicitly confirmed the preview's summary, with only the `confirm_token` of that preview. ";

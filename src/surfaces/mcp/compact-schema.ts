@@ -93,13 +93,14 @@ function withoutDeprecated(node: unknown): unknown {
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
     // (`required` lists are dropped from output schemas altogether, so none names a removed field.)
-    out[k] = k === 'properties' && v !== null && typeof v === 'object'
-      ? Object.fromEntries(
-          Object.entries(v as Json)
-            .filter(([, sub]) => (sub as Json | null)?.['deprecated'] !== true)
-            .map(([n, sub]) => [n, withoutDeprecated(sub)]),
-        )
-      : withoutDeprecated(v);
+    out[k] =
+      k === 'properties' && v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v as Json)
+              .filter(([, sub]) => (sub as Json | null)?.['deprecated'] !== true)
+              .map(([n, sub]) => [n, withoutDeprecated(sub)]),
+          )
+        : withoutDeprecated(v);
   }
   return out;
 }
@@ -114,9 +115,10 @@ function simplifyUnions(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
-    out[k] = SCHEMA_MAPS.has(k) && v !== null && typeof v === 'object'
-      ? Object.fromEntries(Object.entries(v as Json).map(([n, sub]) => [n, simplifyUnions(sub)]))
-      : simplifyUnions(v);
+    out[k] =
+      SCHEMA_MAPS.has(k) && v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v as Json).map(([n, sub]) => [n, simplifyUnions(sub)]))
+        : simplifyUnions(v);
   }
   const branches = out['anyOf'];
   if (!Array.isArray(branches) || Object.keys(out).length !== 1) return out;
@@ -125,7 +127,8 @@ function simplifyUnions(node: unknown): unknown {
   const bare = (branches as Json[]).find(plain);
   if (bare !== undefined && (branches as Json[]).every((s) => s['type'] === bare['type'])) return bare;
   const [a, b] = branches as Json[];
-  if (branches.length === 2 && a !== undefined && b !== undefined && plain(a) && plain(b) && b['type'] === 'null') return { type: [a['type'], 'null'] };
+  if (branches.length === 2 && a !== undefined && b !== undefined && plain(a) && plain(b) && b['type'] === 'null')
+    return { type: [a['type'], 'null'] };
   return out;
 }
 
@@ -139,9 +142,10 @@ function mergeObjectUnions(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
-    out[k] = SCHEMA_MAPS.has(k) && v !== null && typeof v === 'object'
-      ? Object.fromEntries(Object.entries(v as Json).map(([n, sub]) => [n, mergeObjectUnions(sub)]))
-      : mergeObjectUnions(v);
+    out[k] =
+      SCHEMA_MAPS.has(k) && v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v as Json).map(([n, sub]) => [n, mergeObjectUnions(sub)]))
+        : mergeObjectUnions(v);
   }
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const branches = out[keyword];
@@ -171,7 +175,9 @@ function mergeSchemas(a: Json, b: Json): Json {
   if (a['type'] === 'array' && b['type'] === 'array' && a['items'] !== undefined && b['items'] !== undefined) {
     return { type: 'array', items: mergeSchemas(a['items'] as Json, b['items'] as Json) };
   }
-  const constants = [a, b].map((s) => (s['type'] === 'string' ? (s['enum'] ?? (s['const'] === undefined ? undefined : [s['const']])) : undefined));
+  const constants = [a, b].map((s) =>
+    s['type'] === 'string' ? (s['enum'] ?? (s['const'] === undefined ? undefined : [s['const']])) : undefined,
+  );
   if (constants.every(Array.isArray)) {
     return { type: 'string', enum: [...new Set((constants as unknown[][]).flat())] };
   }
@@ -220,9 +226,10 @@ function shareRepeats(root: Json): Json {
     const copy = (): Json => {
       const out: Json = {};
       for (const [k, v] of Object.entries(node as Json)) {
-        out[k] = SCHEMA_MAPS.has(k) && v !== null && typeof v === 'object'
-          ? Object.fromEntries(Object.entries(v as Json).map(([n, sub]) => [n, replace(sub, false)]))
-          : replace(v, false);
+        out[k] =
+          SCHEMA_MAPS.has(k) && v !== null && typeof v === 'object'
+            ? Object.fromEntries(Object.entries(v as Json).map(([n, sub]) => [n, replace(sub, false)]))
+            : replace(v, false);
       }
       return out;
     };

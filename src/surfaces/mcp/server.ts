@@ -41,9 +41,7 @@ const sharedValidator = new AjvJsonSchemaValidator();
 /** `tools/call` params as the protocol defines them; anything else is -32602. */
 const CallParams = z.looseObject({
   name: z.string({ error: 'params.name must be the name of a tool (a string).' }).min(1, 'params.name must not be empty.'),
-  arguments: z
-    .record(z.string(), z.unknown(), { error: 'params.arguments must be an object of named arguments.' })
-    .optional(),
+  arguments: z.record(z.string(), z.unknown(), { error: 'params.arguments must be an object of named arguments.' }).optional(),
 });
 
 /** A tool name is echoed only as far as a real one could reach. */

@@ -26,10 +26,8 @@ export const listCreatedByHandle = (up: BoundUpstream, handle: string, q: { kind
 export const listLedger = (up: BoundUpstream, userId: string, q: { currency: 'COIN' | 'RUBY'; offset: number; limit: number }) =>
   up.call({ path: `/internal/wallet/${enc(userId)}/ledger`, query: { ...q }, schema: I.LedgerPage });
 
-export const search = (
-  up: BoundUpstream,
-  q: { kw: string; kind: Kind; pricingModel?: I.PricingModel; offset: number; limit: number },
-) => up.call({ path: '/internal/search', query: { ...q }, schema: I.SearchPage, shared: q.kind === 'MARKET' });
+export const search = (up: BoundUpstream, q: { kw: string; kind: Kind; pricingModel?: I.PricingModel; offset: number; limit: number }) =>
+  up.call({ path: '/internal/search', query: { ...q }, schema: I.SearchPage, shared: q.kind === 'MARKET' });
 
 export const listZones = (up: BoundUpstream) => up.call({ path: '/internal/zones', schema: I.ZoneList, shared: true });
 

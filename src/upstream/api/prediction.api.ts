@@ -77,7 +77,13 @@ export const publishOpinion = (
   });
 
 export const backOpinion = (up: BoundUpstream, opinionId: string, body: z.infer<typeof I.BackRequest>, idempotencyKey: string) =>
-  written(up, { method: 'POST', path: `/internal/prediction/opinions/${enc(opinionId)}/backs`, body, idempotencyKey, schema: I.PlacedBack });
+  written(up, {
+    method: 'POST',
+    path: `/internal/prediction/opinions/${enc(opinionId)}/backs`,
+    body,
+    idempotencyKey,
+    schema: I.PlacedBack,
+  });
 
 export const listOwnOpinions = (up: BoundUpstream, userId: string, q: { offset: number; limit: number }) =>
   up.call({ path: `/internal/prediction/users/${enc(userId)}/opinions`, query: { ...q }, schema: I.OwnOpinionPage });

@@ -73,7 +73,9 @@ describe('orderFigures', () => {
 
   it('payout is units × multiplier, rounded down (a guaranteed minimum)', () => {
     expect(orderFigures({ ...quote, boostMultiplier: 2 }, 10)?.payout_if_correct_rubies).toBe('31.6992');
-    expect(orderFigures({ ...quote, shares: 15.8497, avgPrice: 10 / 15.8497, boostMultiplier: 1.5 }, 10)?.payout_if_correct_rubies).toBe('23.7745'); // 23.77455
+    expect(orderFigures({ ...quote, shares: 15.8497, avgPrice: 10 / 15.8497, boostMultiplier: 1.5 }, 10)?.payout_if_correct_rubies).toBe(
+      '23.7745',
+    ); // 23.77455
     expect(orderFigures({ ...quote, boostMultiplier: 1.5 }, 10)?.ruby_multiplier).toBe('1.5000');
   });
 
@@ -128,7 +130,17 @@ describe('opinionDecision: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INV
     ['no holding, empty text', { ...base, holdings: [], content: '' }, 'NO_POSITION'],
     ['only a sold holding', { ...base, holdings: [{ outcomeId: Y, sold: true }] }, 'NO_POSITION'],
     ['a holding on no outcome of the topic', { ...base, holdings: [{ outcomeId: 'x', sold: false }], content: '' }, 'SIDE_REQUIRED'],
-    ['holdings on two outcomes', { ...base, holdings: [{ outcomeId: Y, sold: false }, { outcomeId: N, sold: false }] }, 'SIDE_REQUIRED'],
+    [
+      'holdings on two outcomes',
+      {
+        ...base,
+        holdings: [
+          { outcomeId: Y, sold: false },
+          { outcomeId: N, sold: false },
+        ],
+      },
+      'SIDE_REQUIRED',
+    ],
     ['empty text', { ...base, content: '' }, 'CONTENT_INVALID'],
     ['501 characters', { ...base, content: 'x'.repeat(501) }, 'CONTENT_INVALID'],
   ])('%s → %s', (_name, facts, reason) => {
@@ -136,7 +148,15 @@ describe('opinionDecision: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INV
   });
 
   it('a sold holding beside an unsold one on the same side still resolves', () => {
-    expect(opinionDecision({ ...base, holdings: [{ outcomeId: Y, sold: true }, { outcomeId: Y, sold: false }] })).toEqual({ reason: null, sideOutcomeId: Y });
+    expect(
+      opinionDecision({
+        ...base,
+        holdings: [
+          { outcomeId: Y, sold: true },
+          { outcomeId: Y, sold: false },
+        ],
+      }),
+    ).toEqual({ reason: null, sideOutcomeId: Y });
   });
 
   it('counts code points after trimming', () => {

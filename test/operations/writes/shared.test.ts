@@ -21,7 +21,7 @@ describe('write operation helpers', () => {
     expect(idempotencyKey('back', claims({}))).toBe('openpm:back:jti-1');
   });
 
-  it('reads a token\'s parameters with the schema of its action, refusing any other shape as an invalid token', () => {
+  it("reads a token's parameters with the schema of its action, refusing any other shape as an invalid token", () => {
     const schema = z.object({ stake: z.int() });
     expect(boundParams(schema, claims({ stake: 5 }))).toEqual({ stake: 5 });
     let err: unknown;
@@ -40,7 +40,8 @@ describe('write operation helpers', () => {
     expect(decimalText(1e21)).toBe('1000000000000000000000');
     expect(DecimalText.safeParse('12.5').success).toBe(true);
     expect(DecimalText.safeParse('12').success).toBe(true);
-    for (const bad of ['12.', '.5', '-1', '1e5', ' 1', '1 ', '1.2.3', 'x1.2']) expect([bad, DecimalText.safeParse(bad).success]).toEqual([bad, false]);
+    for (const bad of ['12.', '.5', '-1', '1e5', ' 1', '1 ', '1.2.3', 'x1.2'])
+      expect([bad, DecimalText.safeParse(bad).success]).toEqual([bad, false]);
   });
 
   it('takes a market as closed unless ACTIVE and before its deadline', () => {

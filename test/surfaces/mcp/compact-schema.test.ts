@@ -11,7 +11,10 @@ import { compactInputSchema, compactOutputSchema } from '../../../src/surfaces/m
 import * as s from '../../contract/samples.ts';
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
-const full = (schema: z.ZodType) => ({ ...(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>), type: 'object' });
+const full = (schema: z.ZodType) => ({
+  ...(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>),
+  type: 'object',
+});
 
 describe('compactOutputSchema', () => {
   const cases: [string, z.ZodType, unknown][] = [
@@ -48,7 +51,10 @@ describe('compactOutputSchema', () => {
         { type: 'object', properties: { type: { type: 'string', const: 'b' }, y: { type: 'string' } }, required: ['type', 'y'] },
       ],
     });
-    expect(out).toEqual({ type: 'object', properties: { type: { type: 'string', enum: ['a', 'b'] }, x: { type: 'integer' }, y: { type: 'string' } } });
+    expect(out).toEqual({
+      type: 'object',
+      properties: { type: { type: 'string', enum: ['a', 'b'] }, x: { type: 'integer' }, y: { type: 'string' } },
+    });
   });
 
   it('says nullable plain types as type arrays, and a union subsumed by a bare type as that type', () => {
@@ -98,7 +104,13 @@ describe('compactInputSchema', () => {
     const out = compactInputSchema({
       type: 'object',
       properties: {
-        topic_id: { type: 'string', format: 'uuid', pattern: '^x$', examples: ['00000000-0000-4000-8000-000000000001'], description: 'Topic id.' },
+        topic_id: {
+          type: 'string',
+          format: 'uuid',
+          pattern: '^x$',
+          examples: ['00000000-0000-4000-8000-000000000001'],
+          description: 'Topic id.',
+        },
         limit: { type: 'integer', minimum: 1, maximum: 100 },
         n: { type: 'integer', maximum: Number.MAX_SAFE_INTEGER },
       },
@@ -107,7 +119,11 @@ describe('compactInputSchema', () => {
     });
     expect(out).toEqual({
       type: 'object',
-      properties: { topic_id: { type: 'string', format: 'uuid', description: 'Topic id.' }, limit: { type: 'integer', minimum: 1, maximum: 100 }, n: { type: 'integer' } },
+      properties: {
+        topic_id: { type: 'string', format: 'uuid', description: 'Topic id.' },
+        limit: { type: 'integer', minimum: 1, maximum: 100 },
+        n: { type: 'integer' },
+      },
       required: ['topic_id'],
       additionalProperties: false,
     });
