@@ -50,7 +50,7 @@ export class KeyAuthenticator {
   /** Whether this replica holds a live valid verdict for the key (no I/O). */
   isKnownValid(rawKey: string): boolean {
     const v = this.#local.peek(hashKey(rawKey));
-    return v !== undefined && v.valid && this.#remainingMs(v) > 0 && (v.expiresAt === null || v.expiresAt > this.#now());
+    return v?.valid === true && this.#remainingMs(v) > 0 && (v.expiresAt === null || v.expiresAt > this.#now());
   }
 
   /**

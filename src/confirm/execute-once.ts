@@ -18,7 +18,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
-import type { ClaimStore, StoredOutcome } from './claims.ts';
+import type { ClaimState, ClaimStore, StoredOutcome } from './claims.ts';
 import type { ConfirmAction, ConfirmTokens, TokenClaims } from './token.ts';
 
 /**
@@ -102,7 +102,7 @@ export async function executeOnce<T extends object>(
   const owner = randomUUID();
 
   for (;;) {
-    let state;
+    let state: ClaimState;
     try {
       state = await deps.claims.claim(claims.jti, PENDING_TTL_MS, owner);
     } catch (err) {

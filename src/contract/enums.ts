@@ -29,12 +29,10 @@ export const AccountType = z.enum(['user', 'official', 'bot']).meta({
 });
 export type AccountType = z.infer<typeof AccountType>;
 
-export const ContestStatus = z
-  .enum(['upcoming', 'open', 'pending_reveal', 'settled', 'voided'])
-  .meta({
-    description:
-      'Contest lifecycle: `upcoming`, `open` for entries, `pending_reveal` until the answer is revealed, then `settled` or `voided`.',
-  });
+export const ContestStatus = z.enum(['upcoming', 'open', 'pending_reveal', 'settled', 'voided']).meta({
+  description:
+    'Contest lifecycle: `upcoming`, `open` for entries, `pending_reveal` until the answer is revealed, then `settled` or `voided`.',
+});
 export type ContestStatus = z.infer<typeof ContestStatus>;
 
 export const RefType = z.enum(['original', 'forward']).meta({

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { KeyAuthenticator, hashKey } from '../../src/auth/authenticator.ts';
 import { MemoryVerdictStore, type Verdict, type VerdictStore } from '../../src/auth/verdict-store.ts';
-import { ApiError } from '../../src/errors/api-error.ts';
+import type { ApiError } from '../../src/errors/api-error.ts';
 import { mapUpstreamError } from '../../src/upstream/errors.ts';
 import { UpstreamErrCode, type ApiKeyVerdict } from '../../src/upstream/internal-api.ts';
 

@@ -9,7 +9,7 @@ describe('key format (DECISIONS.md section 1)', () => {
     ['opk_prod_ABCDEFGHIJKLMNOP', false],
     ['opk_test_with-dash_000000000', false],
     ['OPK_TEST_ABCDEFGHIJKLMNOP', false],
-    ['opk_test_' + 'a'.repeat(201), false],
+    [`opk_test_${'a'.repeat(201)}`, false],
     ['', false],
   ])('%s → %s', (key, ok) => {
     expect(isWellFormedKey(key)).toBe(ok);

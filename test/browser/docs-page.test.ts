@@ -65,7 +65,7 @@ async function open(path: string): Promise<Page> {
   return page;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('/docs in a browser', () => {
   let page: Page;
@@ -80,7 +80,7 @@ describe('/docs in a browser', () => {
 
   it('lists every operation in the sidebar, linked to its method and path', async () => {
     for (const op of OPERATIONS) {
-      const link = page.getByRole('link', { name: new RegExp(`^${escape(op.title)}`) }).first();
+      const link = page.getByRole('link', { name: new RegExp(`^${escapeRegExp(op.title)}`) }).first();
       expect(await link.count(), op.name).toBe(1);
       const href = (await link.getAttribute('href')) ?? '';
       expect(href.endsWith(`/${op.rest.method}${op.rest.path}`), `${op.name}: ${href}`).toBe(true);

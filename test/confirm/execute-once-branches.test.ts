@@ -25,7 +25,7 @@ interface Harness {
 
 function harness(claims: ClaimStore = new MemoryClaimStore(), extra: Partial<ExecuteDeps> = {}): Harness {
   const clock = { t: 1_000_000 };
-  const tokens = new ConfirmTokens(parseConfirmKeys('k1:' + 'z'.repeat(40), undefined), () => clock.t);
+  const tokens = new ConfirmTokens(parseConfirmKeys(`k1:${'z'.repeat(40)}`, undefined), () => clock.t);
   const seen: Array<[ConfirmAction, string]> = [];
   const logs: Array<[string, object, string]> = [];
   const deps: ExecuteDeps = {

@@ -4,7 +4,7 @@ import { executeOnce } from '../../src/confirm/execute-once.ts';
 import { ConfirmTokens, parseConfirmKeys } from '../../src/confirm/token.ts';
 import { ApiError } from '../../src/errors/api-error.ts';
 
-const tokens = new ConfirmTokens(parseConfirmKeys('k1:' + 'z'.repeat(40), undefined));
+const tokens = new ConfirmTokens(parseConfirmKeys(`k1:${'z'.repeat(40)}`, undefined));
 const caller = { userId: 'u1', keyId: 'key1' };
 const log = { warn: () => {}, error: () => {} };
 const ORDER = { action: 'place_order', retry: 'replay' } as const;

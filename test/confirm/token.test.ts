@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/errors/api-error.ts';
+import type { ApiError } from '../../src/errors/api-error.ts';
 import { ConfirmTokens, TOKEN_TTL_MS, parseConfirmKeys, type ConfirmAction } from '../../src/confirm/token.ts';
 
-const S1 = 'k1:' + 'a'.repeat(40);
-const S2 = 'k2:' + 'b'.repeat(40);
+const S1 = `k1:${'a'.repeat(40)}`;
+const S2 = `k2:${'b'.repeat(40)}`;
 const alice = { userId: 'u-alice', keyId: 'key-a' };
 const params = { topic_id: 't1', option_id: 'o1', stake_coins: 25 };
 

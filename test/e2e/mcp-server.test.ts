@@ -95,7 +95,7 @@ describe('tool lists by scope', () => {
     );
     expect(props('preview_order')).toEqual(expect.arrayContaining(['topic_id', 'option_id', 'amount_coins']));
     expect(props('get_my_profile')).not.toContain('language');
-    const lang = (byName.get('get_topic')?.inputSchema.properties as Record<string, { enum?: unknown }>)['language'];
+    const lang = (byName.get('get_topic')?.inputSchema.properties as Record<string, { enum?: unknown }> | undefined)?.['language'];
     expect(lang?.enum).toBeUndefined();
   });
 });

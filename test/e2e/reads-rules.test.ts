@@ -7,7 +7,7 @@
  * - the X-Request-Id header.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   BackedOpinionList,
   CategoryList,

@@ -185,7 +185,7 @@ describe('the execution body is exactly {confirm_token}', () => {
   });
 
   it('a token longer than 4096 characters is 400 INVALID_ARGUMENT', async () => {
-    const r = await place('ct1.' + 'a'.repeat(5000));
+    const r = await place(`ct1.${'a'.repeat(5000)}`);
     expectError(r, 400, 'INVALID_ARGUMENT');
   });
 

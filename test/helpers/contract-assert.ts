@@ -83,7 +83,7 @@ export function expectOk<S extends z.ZodType>(reply: Reply, schema: S): z.infer<
  */
 export function checkForms(value: unknown, path = '$', parentKey = ''): void {
   if (Array.isArray(value)) {
-    value.forEach((v, i) => checkForms(v, `${path}[${i}]`, parentKey));
+    for (const [i, v] of value.entries()) checkForms(v, `${path}[${i}]`, parentKey);
     return;
   }
   if (value === null || typeof value !== 'object') return;

@@ -5,7 +5,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ErrorEnvelope } from '../../src/contract/index.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors/codes.ts';
 import { buildOpenApi, loadExamples, type Example } from '../../src/http/openapi.ts';

@@ -144,7 +144,7 @@ describe.each([
 
 // ---------------------------------------------------------------------------------------------
 describe('redis kill switch across replicas', () => {
-  it('stores the state as JSON under `${prefix}kill-switch`', async () => {
+  it('stores the state as JSON under <prefix>kill-switch', async () => {
     const p = prefix('key');
     const ks = await openRedisSwitch(p);
     await ks.set('writes', 'ops', 'why not');

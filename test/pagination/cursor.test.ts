@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/errors/api-error.ts';
+import type { ApiError } from '../../src/errors/api-error.ts';
 import { CursorCodec } from '../../src/pagination/cursor.ts';
 import { fromOffsetPage, nextKeysetCursor } from '../../src/pagination/page.ts';
 

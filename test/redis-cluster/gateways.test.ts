@@ -186,7 +186,14 @@ describe('when the cluster loses nodes', () => {
     const masterId = topology.find((n) => n.port === masterPort)?.id;
     const replicaPort = topology.find((n) => n.masterId === masterId)?.port;
     if (replicaPort === undefined) throw new Error('the master has no replica');
-    await within(2_000, async () => (await cluster.admin(replicaPort, async (r) => (await r.call('READONLY'), r.exists(claimKey)))) === 1);
+    await within(
+      2_000,
+      async () =>
+        (await cluster.admin(replicaPort, async (r) => {
+          await r.call('READONLY');
+          return r.exists(claimKey);
+        })) === 1,
+    );
     await cluster.killNode(cluster.nodeByPort(masterPort));
     await within(15_000, async () => {
       const now = await cluster.topology().catch(() => []);

@@ -45,13 +45,10 @@ export const searchTopics = defineOperation({
     ignorePagingOfPreview,
     z.strictObject({
       q: z.string().trim().min(1).max(100).meta({ description: 'Keywords, 1 to 100 characters (surrounding spaces are ignored).' }),
-      type: z
-        .enum(['all', 'prediction', 'poll'])
-        .default('all')
-        .meta({
-          description:
-            '`all` (default): a fixed-size preview of both kinds, without pagination; `prediction` or `poll`: one kind, paginated.',
-        }),
+      type: z.enum(['all', 'prediction', 'poll']).default('all').meta({
+        description:
+          '`all` (default): a fixed-size preview of both kinds, without pagination; `prediction` or `poll`: one kind, paginated.',
+      }),
       mechanism: MechanismParam,
       cursor: Paging.cursor.meta({ description: 'Opaque cursor from a previous `next_cursor`. Ignored with `type=all`.' }),
       limit: Paging.limit.meta({ description: 'Page size, 1 to 100 (default 20). Ignored with `type=all`.' }),

@@ -9,7 +9,7 @@
  * creator included, before it asks for either. Holdings, opinion detail (relay state "as seen
  * by the acting user") and everything user-scoped are not shared.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { written, type BoundUpstream } from '../bound.ts';
 import * as I from '../internal-api.ts';
 
