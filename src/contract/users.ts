@@ -1,4 +1,7 @@
-/** People: the embedded user reference (docs/contract/resources.md#user-reference) and the key owner's profile (docs/contract/resources.md#my-profile). */
+/**
+ * People: the embedded user reference (docs/contract/resources.md#user-reference) and the key
+ * owner's profile (docs/contract/resources.md#my-profile).
+ */
 import { z } from 'zod';
 import { retiredFields } from './aliases.ts';
 import { Dec4, ResourceUrl, Timestamp, Url, Uuid } from './common.ts';
