@@ -10,7 +10,7 @@
  *   validation detail, and state each shape repeated within a tool once, under `$defs`.
  *
  * Every compacted schema still accepts everything the original accepts, so `structuredContent`
- * always validates against the declared output schema (test/mcp/compact-schema.test.ts).
+ * always validates against the declared output schema (test/surfaces/mcp/compact-schema.test.ts).
  */
 
 type Json = Record<string, unknown>;
