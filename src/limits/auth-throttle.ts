@@ -74,6 +74,9 @@ export function perSecond(perMinute: number): number {
 export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottleOptions): Promise<AuthThrottle> {
   await app.register(rateLimit, {
     global: false,
+    // Keys read `<prefix>auth-fail:undefinedundefined-<counter>`: the library puts a route's method
+    // and URL there, and limiters made by createRateLimit have no route. Each counter's own key
+    // keeps them apart.
     ...(opts.redis !== null ? { redis: opts.redis, nameSpace: `${opts.prefix}auth-fail:` } : {}),
     // Redis away: let attempts through rather than lock every client out; keys are still verified.
     skipOnError: true,
