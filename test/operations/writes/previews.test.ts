@@ -1,0 +1,77 @@
+/**
+ * The preview operations against a stub backend: what they declare to the surfaces (tool name,
+ * limits class, localisation, the confirm-flow sentence of their tool text), and which opinions
+ * preview_back treats as not there (docs/contract/writes.md: 404 OPINION_NOT_FOUND).
+ */
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/errors/api-error.ts';
+import type { OperationContext } from '../../../src/operations/operation.ts';
+import { previewBack } from '../../../src/operations/writes/preview-back.ts';
+import { previewOpinion } from '../../../src/operations/writes/preview-opinion.ts';
+import { previewOrder } from '../../../src/operations/writes/preview-order.ts';
+import type { BoundUpstream } from '../../../src/upstream/bound.ts';
+
+const TOPIC = '11111111-1111-4111-8111-111111111111';
+const OTHER_TOPIC = '55555555-5555-4555-8555-555555555555';
+const OPINION = '44444444-4444-4444-8444-444444444444';
+
+/** A context whose backend answers GET opinion with `opinion`, and never answers anything else. */
+function withOpinion(opinion: () => unknown): OperationContext {
+  const upstream = {
+    call: async (opts: { path: string }) => (opts.path.includes('/opinions/') ? opinion() : new Promise(() => {})),
+  } as unknown as BoundUpstream;
+  return {
+    caller: { userId: 'u1', keyId: 'key1', keyHash: 'h', scopes: new Set(['read', 'write']) },
+    lang: 'en',
+    requestId: 'r1',
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+    services: { config: { PUBLIC_WEB_URL: 'https://web.example' }, metrics: { token: () => {} }, now: Date.now },
+    upstream,
+  } as unknown as OperationContext;
+}
+
+async function refusal(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('the preview did not refuse');
+}
+
+describe('preview declarations', () => {
+  it('exposes the three previews as MCP tools counted as reads, with their localisation and the confirm-flow text', () => {
+    for (const [op, name] of [
+      [previewOrder, 'preview_order'],
+      [previewOpinion, 'preview_opinion'],
+      [previewBack, 'preview_back'],
+    ] as const) {
+      expect(op).toMatchObject({ name, kind: 'preview', scope: 'write', limit: 'read', mcp: true, localised: true, rest: { method: 'POST' } });
+      expect(op.execution).toBeUndefined();
+      expect(op.description).toContain('Charges nothing. Show the user the whole `summary` and get their explicit confirmation');
+      expect(op.description).toContain('whose only input is this `confirm_token` (valid 5 minutes)');
+    }
+  });
+});
+
+describe('preview_back: opinions that are not there', () => {
+  const input = { opinion_id: OPINION, topic_id: TOPIC };
+  const opinion = (o: { marketId?: string; auditState?: string }) => () => ({ opinionId: OPINION, marketId: TOPIC, auditState: 'NORMAL', ...o });
+
+  it.each([
+    ['an opinion the backend does not know', () => Promise.reject(new ApiError('NOT_FOUND'))],
+    ['an opinion of another topic', opinion({ marketId: OTHER_TOPIC })],
+    ['a blocked opinion', opinion({ auditState: 'BLOCKED' })],
+  ])('answers 404 OPINION_NOT_FOUND for %s', async (_what, answer) => {
+    const err = await refusal(previewBack.execute(withOpinion(answer), input));
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe('OPINION_NOT_FOUND');
+  });
+
+  it('passes on any other failure of the backend as it is', async () => {
+    const unavailable = new ApiError('SERVICE_DISABLED');
+    expect(await refusal(previewBack.execute(withOpinion(() => Promise.reject(unavailable)), input))).toBe(unavailable);
+    const bug = new TypeError('boom');
+    expect(await refusal(previewBack.execute(withOpinion(() => Promise.reject(bug)), input))).toBe(bug);
+  });
+});
