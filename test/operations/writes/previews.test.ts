@@ -4,21 +4,30 @@
  * preview_back treats as not there (docs/contract/writes.md: 404 OPINION_NOT_FOUND).
  */
 import { describe, expect, it } from 'vitest';
+import { ConfirmTokens, parseConfirmKeys } from '../../../src/confirm/token.ts';
 import { ApiError } from '../../../src/errors/api-error.ts';
 import type { OperationContext } from '../../../src/operations/operation.ts';
 import { previewBack } from '../../../src/operations/writes/preview-back.ts';
 import { previewOpinion } from '../../../src/operations/writes/preview-opinion.ts';
 import { previewOrder } from '../../../src/operations/writes/preview-order.ts';
+import { issueToken } from '../../../src/operations/writes/shared.ts';
 import type { BoundUpstream } from '../../../src/upstream/bound.ts';
 
 const TOPIC = '11111111-1111-4111-8111-111111111111';
 const OTHER_TOPIC = '55555555-5555-4555-8555-555555555555';
 const OPINION = '44444444-4444-4444-8444-444444444444';
 
-/** A context whose backend answers GET opinion with `opinion`, and never answers anything else. */
+/**
+ * A context whose backend answers GET opinion with `opinion`, GET market with a visible
+ * prediction of TOPIC, and never answers anything else.
+ */
 function withOpinion(opinion: () => unknown): OperationContext {
   const upstream = {
-    call: async (opts: { path: string }) => (opts.path.includes('/opinions/') ? opinion() : new Promise(() => {})),
+    call: async (opts: { path: string }) => {
+      if (opts.path.includes('/opinions/')) return opinion();
+      if (opts.path.endsWith(`/markets/${TOPIC}`)) return { marketId: TOPIC, auditState: 'NORMAL', outcomes: [] };
+      return new Promise(() => {});
+    },
   } as unknown as BoundUpstream;
   return {
     caller: { userId: 'u1', keyId: 'key1', keyHash: 'h', scopes: new Set(['read', 'write']) },
@@ -73,5 +82,52 @@ describe('preview_back: opinions that are not there', () => {
     expect(await refusal(previewBack.execute(withOpinion(() => Promise.reject(unavailable)), input))).toBe(unavailable);
     const bug = new TypeError('boom');
     expect(await refusal(previewBack.execute(withOpinion(() => Promise.reject(bug)), input))).toBe(bug);
+  });
+});
+
+describe('preview_opinion: the opinion replied to', () => {
+  const input = { topic_id: TOPIC, content: 'I agree', reply_to_opinion_id: OPINION };
+  const opinion = (o: { marketId?: string; active?: boolean; auditState?: string }) => () => ({
+    opinionId: OPINION,
+    marketId: TOPIC,
+    active: true,
+    auditState: 'NORMAL',
+    ...o,
+  });
+
+  it.each([
+    ['an opinion the backend does not know', () => Promise.reject(new ApiError('NOT_FOUND'))],
+    ['an opinion of another topic', opinion({ marketId: OTHER_TOPIC })],
+    ['an opinion no longer active', opinion({ active: false })],
+    ['a blocked opinion', opinion({ auditState: 'BLOCKED' })],
+  ])('answers 404 OPINION_NOT_FOUND naming reply_to_opinion_id for %s', async (_what, answer) => {
+    const err = await refusal(previewOpinion.execute(withOpinion(answer), input));
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).toEnvelope()).toEqual({
+      error: { code: 'OPINION_NOT_FOUND', message: 'reply_to_opinion_id: no such opinion on this topic.', details: { field: 'reply_to_opinion_id' } },
+    });
+  });
+
+  it('passes on any other failure of the backend as it is', async () => {
+    const unavailable = new ApiError('SERVICE_DISABLED');
+    expect(await refusal(previewOpinion.execute(withOpinion(() => Promise.reject(unavailable)), input))).toBe(unavailable);
+    const bug = new TypeError('boom');
+    expect(await refusal(previewOpinion.execute(withOpinion(() => Promise.reject(bug)), input))).toBe(bug);
+  });
+});
+
+describe('issuing the token of a preview', () => {
+  it("signs the caller's token for the action and counts it as issued", () => {
+    const tokens = new ConfirmTokens(parseConfirmKeys(`k1:${'z'.repeat(40)}`, undefined), () => 1_000_000);
+    const counted: string[] = [];
+    const ctx = {
+      caller: { userId: 'u1', keyId: 'key1' },
+      services: { confirm: { tokens }, metrics: { token: (action: string, outcome: string) => counted.push(`${action}:${outcome}`) } },
+    } as unknown as OperationContext;
+    const issued = issueToken(ctx, 'back_opinion', { seq: 2 });
+    const claims = tokens.verify(issued.confirm_token, 'back_opinion', { userId: 'u1', keyId: 'key1' });
+    expect(claims.params).toEqual({ seq: 2 });
+    expect(issued.expires_at).toBe(new Date(claims.expiresAt).toISOString());
+    expect(counted).toEqual(['back_opinion:issued']);
   });
 });
