@@ -181,6 +181,13 @@ describe('publish_opinion', () => {
     expect(err.code).toBe('TOPIC_CLOSED');
   });
 
+  it('refuses a token whose text carries control characters, asking the backend nothing', async () => {
+    const { calls, ctx, issue } = backend([holding({})]);
+    const token = issue('publish_opinion', { ...params, content: 'hidden\u0007bell' }).token;
+    expect((await refusal(publishOpinion.execute(ctx, { confirm_token: token }))).code).toBe('CONTENT_INVALID');
+    expect(calls).toEqual([]);
+  });
+
   it('refuses with TOPIC_QUOTE_INVALID, saying why, when the fee changed since the preview', async () => {
     const { calls, ctx, issue } = backend([holding({})], 6);
     const err = await refusal(publishOpinion.execute(ctx, { confirm_token: issue('publish_opinion', params).token }));
