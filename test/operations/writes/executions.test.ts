@@ -73,7 +73,15 @@ describe('execution declarations', () => {
       [backOpinion, 'back_opinion', '/backs', 'replay', false],
       [publishOpinion, 'publish_opinion', '/opinions', 'refuse', true],
     ] as const) {
-      expect(op).toMatchObject({ name, kind: 'execute', scope: 'write', limit: 'write', mcp: true, localised, rest: { method: 'POST', path } });
+      expect(op).toMatchObject({
+        name,
+        kind: 'execute',
+        scope: 'write',
+        limit: 'write',
+        mcp: true,
+        localised,
+        rest: { method: 'POST', path },
+      });
       expect(op.execution).toEqual({ action: name, retry });
       // The tool text tells the agent to execute only what the user confirmed.
       expect(op.description).toContain("Call it only after the user explicitly confirmed the preview's summary");
@@ -128,7 +136,11 @@ describe('back_opinion', () => {
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ id: '9', opinion_id: OPINION, seq: 3, replayed: false });
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ method: 'POST', idempotencyKey: `openpm:back:${claims.jti}`, body: { expectedSeq: 3, expectedPrice: 2.5 } });
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      idempotencyKey: `openpm:back:${claims.jti}`,
+      body: { expectedSeq: 3, expectedPrice: 2.5 },
+    });
     const again = await backOpinion.execute(ctx, { confirm_token: token });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ id: '9', replayed: true });
@@ -138,7 +150,12 @@ describe('back_opinion', () => {
 
 describe('publish_opinion', () => {
   const params = { topic_id: TOPIC, content: 'I think so', reply_to_opinion_id: null, side_option_id: OPTION, fee: '5' };
-  const holding = (h: { marketId?: string; outcomeId?: string; sold?: boolean }) => ({ marketId: TOPIC, outcomeId: OPTION, sold: false, ...h });
+  const holding = (h: { marketId?: string; outcomeId?: string; sold?: boolean }) => ({
+    marketId: TOPIC,
+    outcomeId: OPTION,
+    sold: false,
+    ...h,
+  });
 
   /** A backend with these holdings and fee, which refuses the publication itself (so nothing needs mapping). */
   function backend(holdings: unknown[], fee = 5) {

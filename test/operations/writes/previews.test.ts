@@ -55,7 +55,15 @@ describe('preview declarations', () => {
       [previewOpinion, 'preview_opinion'],
       [previewBack, 'preview_back'],
     ] as const) {
-      expect(op).toMatchObject({ name, kind: 'preview', scope: 'write', limit: 'read', mcp: true, localised: true, rest: { method: 'POST' } });
+      expect(op).toMatchObject({
+        name,
+        kind: 'preview',
+        scope: 'write',
+        limit: 'read',
+        mcp: true,
+        localised: true,
+        rest: { method: 'POST' },
+      });
       expect(op.execution).toBeUndefined();
       expect(op.description).toContain('Charges nothing. Show the user the whole `summary` and get their explicit confirmation');
       expect(op.description).toContain('whose only input is this `confirm_token` (valid 5 minutes)');
@@ -65,7 +73,12 @@ describe('preview declarations', () => {
 
 describe('preview_back: opinions that are not there', () => {
   const input = { opinion_id: OPINION, topic_id: TOPIC };
-  const opinion = (o: { marketId?: string; auditState?: string }) => () => ({ opinionId: OPINION, marketId: TOPIC, auditState: 'NORMAL', ...o });
+  const opinion = (o: { marketId?: string; auditState?: string }) => () => ({
+    opinionId: OPINION,
+    marketId: TOPIC,
+    auditState: 'NORMAL',
+    ...o,
+  });
 
   it.each([
     ['an opinion the backend does not know', () => Promise.reject(new ApiError('NOT_FOUND'))],
@@ -79,9 +92,23 @@ describe('preview_back: opinions that are not there', () => {
 
   it('passes on any other failure of the backend as it is', async () => {
     const unavailable = new ApiError('SERVICE_DISABLED');
-    expect(await refusal(previewBack.execute(withOpinion(() => Promise.reject(unavailable)), input))).toBe(unavailable);
+    expect(
+      await refusal(
+        previewBack.execute(
+          withOpinion(() => Promise.reject(unavailable)),
+          input,
+        ),
+      ),
+    ).toBe(unavailable);
     const bug = new TypeError('boom');
-    expect(await refusal(previewBack.execute(withOpinion(() => Promise.reject(bug)), input))).toBe(bug);
+    expect(
+      await refusal(
+        previewBack.execute(
+          withOpinion(() => Promise.reject(bug)),
+          input,
+        ),
+      ),
+    ).toBe(bug);
   });
 });
 
@@ -104,15 +131,33 @@ describe('preview_opinion: the opinion replied to', () => {
     const err = await refusal(previewOpinion.execute(withOpinion(answer), input));
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).toEnvelope()).toEqual({
-      error: { code: 'OPINION_NOT_FOUND', message: 'reply_to_opinion_id: no such opinion on this topic.', details: { field: 'reply_to_opinion_id' } },
+      error: {
+        code: 'OPINION_NOT_FOUND',
+        message: 'reply_to_opinion_id: no such opinion on this topic.',
+        details: { field: 'reply_to_opinion_id' },
+      },
     });
   });
 
   it('passes on any other failure of the backend as it is', async () => {
     const unavailable = new ApiError('SERVICE_DISABLED');
-    expect(await refusal(previewOpinion.execute(withOpinion(() => Promise.reject(unavailable)), input))).toBe(unavailable);
+    expect(
+      await refusal(
+        previewOpinion.execute(
+          withOpinion(() => Promise.reject(unavailable)),
+          input,
+        ),
+      ),
+    ).toBe(unavailable);
     const bug = new TypeError('boom');
-    expect(await refusal(previewOpinion.execute(withOpinion(() => Promise.reject(bug)), input))).toBe(bug);
+    expect(
+      await refusal(
+        previewOpinion.execute(
+          withOpinion(() => Promise.reject(bug)),
+          input,
+        ),
+      ),
+    ).toBe(bug);
   });
 });
 
