@@ -161,6 +161,29 @@ describe('preview_opinion: the opinion replied to', () => {
   });
 });
 
+describe('preview_opinion: text that would not publish as shown', () => {
+  it('is refused as CONTENT_INVALID naming the field, before the backend is asked anything', async () => {
+    let asked = 0;
+    const upstream = {
+      call: async () => {
+        asked++;
+        throw new ApiError('SERVICE_DISABLED');
+      },
+    } as unknown as BoundUpstream;
+    const ctx = { ...withOpinion(() => ({})), upstream };
+    const err = await refusal(previewOpinion.execute(ctx, { topic_id: TOPIC, content: 'ring\u0007bell' }));
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).toEnvelope()).toEqual({
+      error: {
+        code: 'CONTENT_INVALID',
+        message: 'content: control characters (other than tab and newline) and bidirectional formatting characters are not allowed.',
+        details: { field: 'content' },
+      },
+    });
+    expect(asked).toBe(0);
+  });
+});
+
 describe('issuing the token of a preview', () => {
   it("signs the caller's token for the action and counts it as issued", () => {
     const tokens = new ConfirmTokens(parseConfirmKeys(`k1:${'z'.repeat(40)}`, undefined), () => 1_000_000);
