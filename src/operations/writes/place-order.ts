@@ -33,6 +33,7 @@ export const placeOrder = defineExecution({
       idempotencyKey('order', claims),
     );
     // The Order names the option in the language of the preview the user confirmed.
+    // Stryker disable next-line BooleanLiteral: execute-once sets `replayed` on every answer, first or replayed
     return performed(mapOrder(placed.data, { lang: p.lang, webBaseUrl: ctx.services.config.PUBLIC_WEB_URL }, false), placed);
   },
 });

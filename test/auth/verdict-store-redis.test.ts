@@ -1,0 +1,53 @@
+/**
+ * The Redis verdict store on what it finds or is asked to keep at the edges: a TTL of nothing
+ * left is not written (and costs no failed command), and a value that is not a verdict reads as
+ * a miss, so the caller asks the backend instead of trusting it.
+ */
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisVerdictStore } from '../../src/auth/verdict-store.ts';
+import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+
+let redis: Redis;
+const prefix = testPrefix('verdict-edges');
+const warnings: string[] = [];
+const log = { warn: (_obj: object, msg: string) => warnings.push(msg) };
+
+beforeAll(async () => {
+  redis = await connectTestRedis();
+});
+afterAll(async () => {
+  await dropPrefix(redis, prefix);
+  redis.disconnect();
+});
+
+describe('redis verdict store edges', () => {
+  it('writes nothing, and fails nothing, for a TTL of zero or less', async () => {
+    const store = new RedisVerdictStore(redis, prefix, log);
+    warnings.length = 0;
+    await store.set('h-zero', { valid: false, checkedAt: 1 }, 0);
+    await store.set('h-neg', { valid: false, checkedAt: 1 }, -5);
+    expect(await redis.exists(`${prefix}key-verdict:h-zero`, `${prefix}key-verdict:h-neg`)).toBe(0);
+    expect(warnings).toEqual([]);
+    await store.set('h-one', { valid: false, checkedAt: 1 }, 1_000);
+    expect(await store.get('h-one')).toEqual({ valid: false, checkedAt: 1 });
+  });
+
+  it.each([
+    ['not JSON', '{oops'],
+    ['a JSON string', '"valid"'],
+    ['JSON null', 'null'],
+    ['an object without checkedAt', '{"valid":true,"userId":"u"}'],
+    ['a checkedAt that is not a number', '{"valid":false,"checkedAt":"5"}'],
+  ])('reads %s as a miss', async (_what, raw) => {
+    const store = new RedisVerdictStore(redis, prefix, log);
+    await redis.set(`${prefix}key-verdict:odd`, raw, 'PX', 60_000);
+    expect(await store.get('odd')).toBeUndefined();
+  });
+
+  it('reads a stored verdict with a numeric checkedAt as it was written', async () => {
+    const store = new RedisVerdictStore(redis, prefix, log);
+    await redis.set(`${prefix}key-verdict:ok`, '{"valid":false,"checkedAt":5}', 'PX', 60_000);
+    expect(await store.get('ok')).toEqual({ valid: false, checkedAt: 5 });
+  });
+});
