@@ -22,6 +22,7 @@ export default defineConfig({
   test: {
     include: [
       'test/confirm/**/*.test.ts',
+      'test/config.test.ts',
       'test/limits/**/*.test.ts',
       'test/auth/**/*.test.ts',
       'test/mappers/decimal*.test.ts',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigSchema, loadConfig } from '../src/config.ts';
+import { MAX_UPSTREAM_TIMEOUT_MS } from '../src/confirm/execute-once.ts';
 
 describe('configuration', () => {
   it('has working defaults: the embedded sandbox, no Redis', () => {
@@ -40,5 +41,13 @@ describe('configuration', () => {
     const keys = Object.keys(ConfigSchema.shape);
     const missing = keys.filter((k) => !readme.includes(`| \`${k}\` |`));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('UPSTREAM_TIMEOUT_MS', () => {
+  it('is accepted up to the bound that keeps a write inside its pending claim, and refused past it', () => {
+    expect(loadConfig({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS) }).UPSTREAM_TIMEOUT_MS).toBe(MAX_UPSTREAM_TIMEOUT_MS);
+    expect(() => loadConfig({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toThrow(ConfigError);
+    expect(() => loadConfig({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toThrow(/UPSTREAM_TIMEOUT_MS/);
   });
 });

@@ -66,4 +66,26 @@ describe('a backend replay reaching executeOnce', () => {
       body: { id: 'b-1', replayed: false },
     });
   });
+
+  it('needs no outcome observer on either policy', async () => {
+    const { deps: d } = deps();
+    const bare = { tokens: d.tokens, claims: d.claims, log: d.log };
+    const run = async () => new ReplayedByBackend({ id: 'x-1' });
+    const order = tokens.issue('place_order', caller.userId, caller.keyId, {}).token;
+    expect(await executeOnce(bare, { action: 'place_order', retry: 'replay' }, order, caller, run)).toEqual({
+      status: 200,
+      body: { id: 'x-1', replayed: true },
+    });
+    const opinion = tokens.issue('publish_opinion', caller.userId, caller.keyId, {}).token;
+    const err = await executeOnce(bare, { action: 'publish_opinion', retry: 'refuse' }, opinion, caller, run).catch((e: unknown) => e);
+    expect((err as ApiError).code).toBe('CONFIRM_TOKEN_USED');
+  });
+});
+
+describe('the longest upstream timeout', () => {
+  it('leaves a pending claim room for two backend calls in a row and the claim store', async () => {
+    const { PENDING_TTL_MS, MAX_UPSTREAM_TIMEOUT_MS } = await import('../../src/confirm/execute-once.ts');
+    expect(2 * MAX_UPSTREAM_TIMEOUT_MS).toBeLessThan(PENDING_TTL_MS);
+    expect(MAX_UPSTREAM_TIMEOUT_MS).toBeGreaterThanOrEqual(PENDING_TTL_MS / 4);
+  });
 });

@@ -142,7 +142,8 @@ export interface OpinionFacts {
 export function opinionDecision(f: OpinionFacts): { reason: OpinionPreviewReason | null; sideOutcomeId: string | null } {
   const held = f.holdings.filter((h) => !h.sold);
   const sides = [...new Set(held.map((h) => h.outcomeId))];
-  const side = sides.length === 1 && sides[0] !== undefined && f.outcomeIds.includes(sides[0]) ? sides[0] : null;
+  const only = sides.length === 1 ? sides[0] : undefined;
+  const side = only !== undefined && f.outcomeIds.includes(only) ? only : null;
   const length = codePoints(f.content);
   let reason: OpinionPreviewReason | null = null;
   if (f.closed) reason = 'TOPIC_CLOSED';

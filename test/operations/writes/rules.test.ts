@@ -166,6 +166,12 @@ describe('opinionDecision: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INV
     expect(opinionDecision({ ...base, content: normaliseContent('😀'.repeat(501)) }).reason).toBe('CONTENT_INVALID');
     expect(normaliseContent('  \t ')).toBe('');
   });
+
+  it('takes a one-character opinion, and refuses an empty one', () => {
+    expect(opinionDecision({ ...base, content: 'y' }).reason).toBeNull();
+    expect(opinionDecision({ ...base, content: '😀' }).reason).toBeNull();
+    expect(opinionDecision({ ...base, content: '' }).reason).toBe('CONTENT_INVALID');
+  });
 });
 
 describe('backReason: OPINION_INACTIVE, TOPIC_CLOSED, ALREADY_BACKED, OPINION_BACK_FULL, INSUFFICIENT_BALANCE', () => {
