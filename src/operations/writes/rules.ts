@@ -143,6 +143,7 @@ export function opinionDecision(f: OpinionFacts): { reason: OpinionPreviewReason
   const held = f.holdings.filter((h) => !h.sold);
   const sides = [...new Set(held.map((h) => h.outcomeId))];
   const only = sides.length === 1 ? sides[0] : undefined;
+  // Stryker disable next-line ConditionalExpression: a list of ids never includes undefined; the check narrows the type
   const side = only !== undefined && f.outcomeIds.includes(only) ? only : null;
   const length = codePoints(f.content);
   let reason: OpinionPreviewReason | null = null;
