@@ -89,27 +89,6 @@ describe('preview_back: opinions that are not there', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe('OPINION_NOT_FOUND');
   });
-
-  it('passes on any other failure of the backend as it is', async () => {
-    const unavailable = new ApiError('SERVICE_DISABLED');
-    expect(
-      await refusal(
-        previewBack.execute(
-          withOpinion(() => Promise.reject(unavailable)),
-          input,
-        ),
-      ),
-    ).toBe(unavailable);
-    const bug = new TypeError('boom');
-    expect(
-      await refusal(
-        previewBack.execute(
-          withOpinion(() => Promise.reject(bug)),
-          input,
-        ),
-      ),
-    ).toBe(bug);
-  });
 });
 
 describe('preview_opinion: the opinion replied to', () => {
@@ -138,26 +117,20 @@ describe('preview_opinion: the opinion replied to', () => {
       },
     });
   });
+});
 
-  it('passes on any other failure of the backend as it is', async () => {
-    const unavailable = new ApiError('SERVICE_DISABLED');
-    expect(
-      await refusal(
-        previewOpinion.execute(
-          withOpinion(() => Promise.reject(unavailable)),
-          input,
-        ),
-      ),
-    ).toBe(unavailable);
-    const bug = new TypeError('boom');
-    expect(
-      await refusal(
-        previewOpinion.execute(
-          withOpinion(() => Promise.reject(bug)),
-          input,
-        ),
-      ),
-    ).toBe(bug);
+describe.each([
+  ['preview_back', (ctx: OperationContext) => previewBack.execute(ctx, { opinion_id: OPINION, topic_id: TOPIC })],
+  [
+    'preview_opinion',
+    (ctx: OperationContext) => previewOpinion.execute(ctx, { topic_id: TOPIC, content: 'I agree', reply_to_opinion_id: OPINION }),
+  ],
+])('%s, when looking up the opinion fails otherwise', (_name, preview) => {
+  it.each([
+    ['a refusal of the backend', new ApiError('SERVICE_DISABLED')],
+    ['a bug', new TypeError('boom')],
+  ])('passes %s on as it is', async (_what, failure) => {
+    expect(await refusal(preview(withOpinion(() => Promise.reject(failure))))).toBe(failure);
   });
 });
 
