@@ -54,6 +54,33 @@ describe('loggerOptions', () => {
     expect(lines()).toContain('"accept":"json"');
   });
 
+  it('censors copies and leaves the logged objects as they were', () => {
+    const { log, lines } = logger();
+    const headers = { authorization: 'Bearer s1', accept: 'json' };
+    const body = { confirm_token: 's2', amount: '5' };
+    const upstream = { headers: { 'X-Service-Token': 's3' }, path: '/internal/x' };
+    log.info({ headers, body, upstream }, 'live objects');
+    expect(lines()).not.toMatch(/s[1-3]\b/);
+    expect(lines()).toContain('"path":"/internal/x"');
+    expect(lines()).toContain('"amount":"5"');
+    expect(headers.authorization).toBe('Bearer s1');
+    expect(body.confirm_token).toBe('s2');
+    expect(upstream.headers['X-Service-Token']).toBe('s3');
+  });
+
+  it('censors the headers an error carries, keeping its class and message', () => {
+    const { log, lines } = logger();
+    class HttpFailure extends Error {
+      headers = { 'set-cookie': 'session=s1', 'content-type': 'text/plain' };
+    }
+    log.error({ err: new HttpFailure('backend said no') }, 'under err');
+    log.error(new HttpFailure('backend said no again'));
+    expect(lines()).not.toContain('session=s1');
+    expect(lines()).toContain('"type":"HttpFailure"');
+    expect(lines()).toContain('backend said no again');
+    expect(lines()).toContain('"content-type":"text/plain"');
+  });
+
   it('scrubs messages and logged errors, keeping the error class', () => {
     const { log, lines } = logger();
     class UrlError extends Error {}
