@@ -23,8 +23,15 @@ export interface AuthenticatorOptions {
   now?: () => number;
 }
 
-export function hashKey(rawKey: string): string {
-  return createHash('sha256').update(rawKey, 'utf8').digest('hex');
+/**
+ * The SHA-256 of a raw key, hex: the only form of a key that leaves the authentication hook.
+ * Branded so that a raw key can never be passed where its hash is expected (it would be sent
+ * to the backend); the hook hashes once per request and hands the hash to the throttle and here.
+ */
+export type KeyHash = string & { readonly __brand: 'KeyHash' };
+
+export function hashKey(rawKey: string): KeyHash {
+  return createHash('sha256').update(rawKey, 'utf8').digest('hex') as KeyHash;
 }
 
 export class KeyAuthenticator {
@@ -48,8 +55,8 @@ export class KeyAuthenticator {
   }
 
   /** Whether this replica holds a live valid verdict for the key (no I/O). */
-  isKnownValid(rawKey: string): boolean {
-    const v = this.#local.peek(hashKey(rawKey));
+  isKnownValid(keyHash: KeyHash): boolean {
+    const v = this.#local.peek(keyHash);
     return v?.valid === true && this.#remainingMs(v) > 0 && (v.expiresAt === null || v.expiresAt > this.#now());
   }
 
@@ -58,17 +65,15 @@ export class KeyAuthenticator {
    * in this replica, or in the shared store (another replica verified it). The throttle of
    * failed authentication lets such keys through, since they cost the backend nothing.
    */
-  async hasVerdict(rawKey: string): Promise<boolean> {
-    const keyHash = hashKey(rawKey);
+  async hasVerdict(keyHash: KeyHash): Promise<boolean> {
     const local = this.#local.peek(keyHash);
     if (local !== undefined && this.#remainingMs(local) > 0) return true;
     const shared = await this.#opts.shared.get(keyHash);
     return shared !== undefined && this.#remainingMs(shared) > 0;
   }
 
-  /** Resolve a well-formed raw key to its owner, or throw 401 UNAUTHORIZED. */
-  async authenticate(rawKey: string, ctx: CallContext): Promise<Caller> {
-    const keyHash = hashKey(rawKey);
+  /** Resolve a well-formed key, by its hash, to its owner, or throw 401 UNAUTHORIZED. */
+  async authenticate(keyHash: KeyHash, ctx: CallContext): Promise<Caller> {
     let verdict = await this.#local.fetch(keyHash, { context: ctx });
     if (verdict !== undefined && this.#remainingMs(verdict) <= 0) {
       this.#local.delete(keyHash);

@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from './caller.ts';
-import type { KeyAuthenticator } from './authenticator.ts';
+import { hashKey, type KeyAuthenticator, type KeyHash } from './authenticator.ts';
 import { unauthorized } from './challenge.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { parseBearer, type BearerParse } from './key-format.ts';
@@ -21,7 +21,7 @@ declare module 'fastify' {
 
 /** Meters verification after many failures, and counts them (src/limits/auth-throttle.ts). */
 export interface FailureThrottle {
-  admit(request: FastifyRequest, rawKey: string | null): Promise<void>;
+  admit(request: FastifyRequest, keyHash: KeyHash | null): Promise<void>;
   recordFailure(request: FastifyRequest): Promise<void>;
 }
 
@@ -34,11 +34,12 @@ const REASONS: Record<BearerParse['kind'], string> = {
 export function authenticationHook(authenticator: KeyAuthenticator, throttle?: FailureThrottle) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const parsed = parseBearer(request.headers.authorization);
-    await throttle?.admit(request, parsed.kind === 'key' ? parsed.key : null);
+    const keyHash = parsed.kind === 'key' ? hashKey(parsed.key) : null;
+    await throttle?.admit(request, keyHash);
     try {
       if (parsed.kind === 'missing') throw unauthorized(false);
-      if (parsed.kind === 'malformed') throw unauthorized(true);
-      request.caller = await authenticator.authenticate(parsed.key, { requestId: request.id, log: request.log });
+      if (keyHash === null) throw unauthorized(true); // malformed: present, but not a key
+      request.caller = await authenticator.authenticate(keyHash, { requestId: request.id, log: request.log });
     } catch (err) {
       if (err instanceof ApiError && err.code === 'UNAUTHORIZED') {
         request.log.info({ reason: REASONS[parsed.kind] }, 'authentication refused');

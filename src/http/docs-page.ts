@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
+import { hashKey } from '../auth/authenticator.ts';
 
 /** The sandbox's read+write demo key (docs/contract/sandbox.md#sandbox-keys; public by design). */
 export const SANDBOX_DEMO_KEY = 'opk_test_alice_write_000000000';
@@ -109,7 +110,7 @@ function sandboxProbe(services: Services): () => Promise<string | undefined> {
   return async () => {
     if (known !== undefined && (known.key !== undefined || services.now() - known.at < RECHECK_MS)) return known.key;
     pending ??= services.authenticator
-      .authenticate(SANDBOX_DEMO_KEY, { requestId: 'docs-page-probe', log: silent })
+      .authenticate(hashKey(SANDBOX_DEMO_KEY), { requestId: 'docs-page-probe', log: silent })
       .then(
         (caller) => (caller.scopes.has('write') ? SANDBOX_DEMO_KEY : undefined),
         () => undefined,

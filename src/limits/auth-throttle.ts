@@ -27,15 +27,15 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RedisClient } from '../store/redis.ts';
-import { hashKey } from '../auth/authenticator.ts';
+import type { KeyHash } from '../auth/authenticator.ts';
 import { ApiError } from '../errors/api-error.ts';
 
 /** What the throttle asks of the authenticator: verdicts it can give without the backend. */
 export interface VerdictKnowledge {
   /** This replica holds a live valid verdict for the key (no I/O). */
-  isKnownValid(rawKey: string): boolean;
+  isKnownValid(keyHash: KeyHash): boolean;
   /** A live verdict, valid or not, is held here or in the shared store (no backend call). */
-  hasVerdict(rawKey: string): Promise<boolean>;
+  hasVerdict(keyHash: KeyHash): Promise<boolean>;
 }
 
 export interface AuthThrottleOptions {
@@ -53,10 +53,10 @@ export interface AuthThrottleOptions {
 
 export interface AuthThrottle {
   /**
-   * Let the request verify `rawKey` (null: a missing or malformed key, which needs no
-   * verification), or refuse it with 429 when a spent budget's meter has no slot left.
+   * Let the request verify the key of hash `keyHash` (null: a missing or malformed key, which
+   * needs no verification), or refuse it with 429 when a spent budget's meter has no slot left.
    */
-  admit(request: FastifyRequest, rawKey: string | null): Promise<void>;
+  admit(request: FastifyRequest, keyHash: KeyHash | null): Promise<void>;
   /** Count one failed authentication for the address and the fleet. */
   recordFailure(request: FastifyRequest): Promise<void>;
 }
@@ -136,14 +136,14 @@ export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottl
   };
 
   return {
-    async admit(request, rawKey) {
+    async admit(request, keyHash) {
       // The common case costs no I/O: a key this replica verified, or nothing to verify.
-      if (rawKey === null || opts.authenticator.isKnownValid(rawKey)) return;
+      if (keyHash === null || opts.authenticator.isKnownValid(keyHash)) return;
       const [address, total] = await Promise.all([spent(failures.address, request), spent(failures.total, request)]);
       if (!address && !total) return;
       // Known fleet-wide (valid, or invalid and cached): no backend call to protect.
-      if (await opts.authenticator.hasVerdict(rawKey)) return;
-      hashes.set(request, hashKey(rawKey));
+      if (await opts.authenticator.hasVerdict(keyHash)) return;
+      hashes.set(request, keyHash);
       const seen = await refusedKeys(request, { increment: false });
       const refusedBefore = !seen.isAllowed && seen.remaining < seen.max;
       if (address) await meter(request, meters.address, meters.addressRetry, refusedBefore, 'address');

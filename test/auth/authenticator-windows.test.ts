@@ -53,12 +53,12 @@ describe('verdict windows to the millisecond', () => {
     const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
     const clock = { t: 0 };
     const auth = make(backend(table), clock);
-    expect(await status(auth.authenticate(KEY, ctx))).toBe(401);
+    expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(401);
     table[KEY] = active;
     clock.t = 9_999;
-    expect(await status(auth.authenticate(KEY, ctx))).toBe(401);
+    expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(401);
     clock.t = 10_000;
-    expect(await status(auth.authenticate(KEY, ctx))).toBe(200);
+    expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(200);
   });
 
   it("asks again exactly when a positive verdict's window ends", async () => {
@@ -66,12 +66,12 @@ describe('verdict windows to the millisecond', () => {
     const clock = { t: 0 };
     const b = backend(table);
     const auth = make(b, clock);
-    await auth.authenticate(KEY, ctx);
+    await auth.authenticate(hashKey(KEY), ctx);
     table[KEY] = { ...active, state: 'REVOKED' };
     clock.t = 59_999;
-    expect(await status(auth.authenticate(KEY, ctx))).toBe(200);
+    expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(200);
     clock.t = 60_000;
-    expect(await status(auth.authenticate(KEY, ctx))).toBe(401);
+    expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(401);
     expect(b.calls).toHaveLength(2);
   });
 
@@ -79,16 +79,16 @@ describe('verdict windows to the millisecond', () => {
     const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
     const clock = { t: 0 };
     const auth = make(backend(table), clock, { negativeTtlMs: 120_000 });
-    expect(await status(auth.authenticate(KEY, ctx))).toBe(401);
+    expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(401);
     table[KEY] = active;
     clock.t = 60_000;
-    expect(await status(auth.authenticate(KEY, ctx))).toBe(200);
+    expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(200);
   });
 
   it('refuses a key whose expiry is the instant the backend checked it', async () => {
     const clock = { t: 5_000 };
-    expect(await status(make(backend({ [KEY]: { ...active, expiresAt: 5_000 } }), clock).authenticate(KEY, ctx))).toBe(401);
-    expect(await status(make(backend({ [KEY]: { ...active, expiresAt: 5_001 } }), clock).authenticate(KEY, ctx))).toBe(200);
+    expect(await status(make(backend({ [KEY]: { ...active, expiresAt: 5_000 } }), clock).authenticate(hashKey(KEY), ctx))).toBe(401);
+    expect(await status(make(backend({ [KEY]: { ...active, expiresAt: 5_001 } }), clock).authenticate(hashKey(KEY), ctx))).toBe(200);
   });
 });
 
@@ -104,8 +104,8 @@ describe('the shared verdict store', () => {
       },
     };
     const clock = { t: 0 };
-    await make(backend({ [KEY]: active }), clock, { shared: spy }).authenticate(KEY, ctx);
-    await status(make(backend({}), clock, { shared: spy }).authenticate('opk_test_nobody_0000000000000', ctx));
+    await make(backend({ [KEY]: active }), clock, { shared: spy }).authenticate(hashKey(KEY), ctx);
+    await status(make(backend({}), clock, { shared: spy }).authenticate(hashKey('opk_test_nobody_0000000000000'), ctx));
     expect(sets).toEqual([
       [true, 60_000],
       [false, 10_000],
@@ -118,7 +118,7 @@ describe('the shared verdict store', () => {
     await shared.set(hashKey(KEY), stale, 60_000);
     const b = backend({ [KEY]: { ...active, state: 'REVOKED' } });
     const clock = { t: 60_000 };
-    expect(await status(make(b, clock, { shared }).authenticate(KEY, ctx))).toBe(401);
+    expect(await status(make(b, clock, { shared }).authenticate(hashKey(KEY), ctx))).toBe(401);
     expect(b.calls).toHaveLength(1);
   });
 
@@ -127,7 +127,7 @@ describe('the shared verdict store', () => {
     const live: Verdict = { valid: true, userId: 'u-bob', keyId: 'k2', scopes: ['read', 'write'], expiresAt: null, checkedAt: 0 };
     await shared.set(hashKey(KEY), live, 60_000);
     const b = backend({});
-    const caller = await make(b, { t: 59_999 }, { shared }).authenticate(KEY, ctx);
+    const caller = await make(b, { t: 59_999 }, { shared }).authenticate(hashKey(KEY), ctx);
     expect(caller).toEqual({ userId: 'u-bob', keyId: 'k2', keyHash: hashKey(KEY), scopes: new Set(['read', 'write']) });
     expect(b.calls).toEqual([]);
   });
@@ -137,25 +137,25 @@ describe('isKnownValid', () => {
   it('is true only for a valid verdict this replica holds, inside its window and before the key expires', async () => {
     const clock = { t: 0 };
     const auth = make(backend({ [KEY]: { ...active, expiresAt: 30_000 } }), clock);
-    expect(auth.isKnownValid(KEY)).toBe(false);
-    await auth.authenticate(KEY, ctx);
-    expect(auth.isKnownValid(KEY)).toBe(true);
+    expect(auth.isKnownValid(hashKey(KEY))).toBe(false);
+    await auth.authenticate(hashKey(KEY), ctx);
+    expect(auth.isKnownValid(hashKey(KEY))).toBe(true);
     clock.t = 29_999;
-    expect(auth.isKnownValid(KEY)).toBe(true);
+    expect(auth.isKnownValid(hashKey(KEY))).toBe(true);
     clock.t = 30_000;
-    expect(auth.isKnownValid(KEY)).toBe(false);
+    expect(auth.isKnownValid(hashKey(KEY))).toBe(false);
   });
 
   it('is false once the window is spent, and for refused keys', async () => {
     const clock = { t: 0 };
     const auth = make(backend({ [KEY]: active }), clock);
-    await auth.authenticate(KEY, ctx);
+    await auth.authenticate(hashKey(KEY), ctx);
     clock.t = 59_999;
-    expect(auth.isKnownValid(KEY)).toBe(true);
+    expect(auth.isKnownValid(hashKey(KEY))).toBe(true);
     clock.t = 60_000;
-    expect(auth.isKnownValid(KEY)).toBe(false);
+    expect(auth.isKnownValid(hashKey(KEY))).toBe(false);
     const other = 'opk_test_unknown_000000000000';
-    await status(auth.authenticate(other, ctx));
-    expect(auth.isKnownValid(other)).toBe(false);
+    await status(auth.authenticate(hashKey(other), ctx));
+    expect(auth.isKnownValid(hashKey(other))).toBe(false);
   });
 });

@@ -50,7 +50,7 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
 describe('KeyAuthenticator', () => {
   it('resolves an active key to its owner and scopes, asking the backend by hash only', async () => {
     const backend = fakeBackend({ [KEY]: active });
-    const caller = await make(backend, { t: 1_000 }).authenticate(KEY, ctx);
+    const caller = await make(backend, { t: 1_000 }).authenticate(hashKey(KEY), ctx);
     expect(caller).toMatchObject({ userId: USER, keyId: 'k1', keyHash: hashKey(KEY) });
     expect([...caller.scopes]).toEqual(['read']);
     expect(backend.calls).toEqual([hashKey(KEY)]);
@@ -59,7 +59,7 @@ describe('KeyAuthenticator', () => {
 
   it('maps WRITE to read+write', async () => {
     const backend = fakeBackend({ [KEY]: { ...active, scopes: ['READ', 'WRITE'] } });
-    const caller = await make(backend, { t: 0 }).authenticate(KEY, ctx);
+    const caller = await make(backend, { t: 0 }).authenticate(hashKey(KEY), ctx);
     expect([...caller.scopes].sort()).toEqual(['read', 'write']);
   });
 
@@ -69,7 +69,7 @@ describe('KeyAuthenticator', () => {
     ['expired by state', { ...active, state: 'EXPIRED' as const }],
     ['expired by time', { ...active, expiresAt: 500 }],
   ])('refuses a %s key with 401 and the invalid_token challenge', async (_name, entry) => {
-    const err = await rejection(make(fakeBackend({ [KEY]: entry }), { t: 1_000 }).authenticate(KEY, ctx));
+    const err = await rejection(make(fakeBackend({ [KEY]: entry }), { t: 1_000 }).authenticate(hashKey(KEY), ctx));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(401);
     expect(err.code).toBe('UNAUTHORIZED');
@@ -81,13 +81,13 @@ describe('KeyAuthenticator', () => {
     const backend = fakeBackend(table);
     const clock = { t: 0 };
     const auth = make(backend, clock);
-    await auth.authenticate(KEY, ctx);
+    await auth.authenticate(hashKey(KEY), ctx);
     clock.t = 59_000;
     table[KEY] = { ...active, state: 'REVOKED' };
-    await auth.authenticate(KEY, ctx); // still inside the window: cached
+    await auth.authenticate(hashKey(KEY), ctx); // still inside the window: cached
     expect(backend.calls).toHaveLength(1);
     clock.t = 60_001;
-    const err = await rejection(auth.authenticate(KEY, ctx));
+    const err = await rejection(auth.authenticate(hashKey(KEY), ctx));
     expect(err.status).toBe(401);
     expect(backend.calls).toHaveLength(2);
   });
@@ -97,30 +97,30 @@ describe('KeyAuthenticator', () => {
     const clock = { t: 0 };
     const table: Record<string, ApiKeyVerdict> = { [KEY]: active };
     const first = make(fakeBackend(table), clock, shared);
-    await first.authenticate(KEY, ctx); // checked at t=0, stored in the shared cache
+    await first.authenticate(hashKey(KEY), ctx); // checked at t=0, stored in the shared cache
     table[KEY] = { ...active, state: 'REVOKED' };
     clock.t = 50_000;
     const secondBackend = fakeBackend(table);
     const second = make(secondBackend, clock, shared);
-    await second.authenticate(KEY, ctx); // served from the shared store (checked at t=0)
+    await second.authenticate(hashKey(KEY), ctx); // served from the shared store (checked at t=0)
     expect(secondBackend.calls).toHaveLength(0);
     clock.t = 60_500; // 60 s after the backend's answer, not after the second replica's read
-    expect((await rejection(second.authenticate(KEY, ctx))).status).toBe(401);
+    expect((await rejection(second.authenticate(hashKey(KEY), ctx))).status).toBe(401);
     expect(secondBackend.calls).toHaveLength(1);
   });
 
   it('refuses a key that expires while its verdict is cached', async () => {
     const clock = { t: 0 };
     const auth = make(fakeBackend({ [KEY]: { ...active, expiresAt: 30_000 } }), clock);
-    await auth.authenticate(KEY, ctx);
+    await auth.authenticate(hashKey(KEY), ctx);
     clock.t = 30_000;
-    expect((await rejection(auth.authenticate(KEY, ctx))).status).toBe(401);
+    expect((await rejection(auth.authenticate(hashKey(KEY), ctx))).status).toBe(401);
   });
 
   it('asks the backend once for many concurrent requests with the same key', async () => {
     const backend = fakeBackend({ [KEY]: active });
     const auth = make(backend, { t: 0 });
-    await Promise.all(Array.from({ length: 20 }, () => auth.authenticate(KEY, ctx)));
+    await Promise.all(Array.from({ length: 20 }, () => auth.authenticate(hashKey(KEY), ctx)));
     expect(backend.calls).toHaveLength(1);
   });
 
@@ -129,18 +129,18 @@ describe('KeyAuthenticator', () => {
     const backend = fakeBackend(table);
     const clock = { t: 0 };
     const auth = make(backend, clock);
-    expect((await rejection(auth.authenticate(KEY, ctx))).status).toBe(401);
+    expect((await rejection(auth.authenticate(hashKey(KEY), ctx))).status).toBe(401);
     table[KEY] = active; // the key was just created
     clock.t = 10_001;
-    await expect(auth.authenticate(KEY, ctx)).resolves.toMatchObject({ userId: USER });
+    await expect(auth.authenticate(hashKey(KEY), ctx)).resolves.toMatchObject({ userId: USER });
   });
 
   it('lets a backend failure through as INTERNAL, caching nothing', async () => {
     const table: Record<string, ApiKeyVerdict | 'down'> = { [KEY]: 'down' };
     const backend = fakeBackend(table);
     const auth = make(backend, { t: 0 });
-    expect((await rejection(auth.authenticate(KEY, ctx))).code).toBe('INTERNAL');
+    expect((await rejection(auth.authenticate(hashKey(KEY), ctx))).code).toBe('INTERNAL');
     table[KEY] = active;
-    await expect(auth.authenticate(KEY, ctx)).resolves.toMatchObject({ userId: USER });
+    await expect(auth.authenticate(hashKey(KEY), ctx)).resolves.toMatchObject({ userId: USER });
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { KeyAuthenticator } from '../../src/auth/authenticator.ts';
+import { hashKey, type KeyAuthenticator } from '../../src/auth/authenticator.ts';
 import { hasScope, type Caller } from '../../src/auth/caller.ts';
 import { REALM, forbiddenScope, unauthorized } from '../../src/auth/challenge.ts';
 import { authenticationHook, requireCaller } from '../../src/auth/plugin.ts';
@@ -39,8 +39,8 @@ function throttle(refuse = false) {
   const events: string[] = [];
   return {
     events,
-    async admit(_request: FastifyRequest, rawKey: string | null) {
-      events.push(rawKey === null ? 'admit' : `admit:${rawKey}`);
+    async admit(_request: FastifyRequest, keyHash: string | null) {
+      events.push(keyHash === null ? 'admit' : `admit:${keyHash}`);
       if (refuse) throw new ApiError('RATE_LIMITED');
     },
     async recordFailure() {
@@ -66,8 +66,8 @@ describe('authentication hook', () => {
     const req = request(`Bearer ${KEY}`);
     expect(await run(authenticationHook(auth, t), req)).toBeNull();
     expect(req.caller).toBe(alice);
-    expect(seen).toEqual([KEY]);
-    expect(t.events).toEqual([`admit:${KEY}`]);
+    expect(seen).toEqual([hashKey(KEY)]); // the hash, never the raw key
+    expect(t.events).toEqual([`admit:${hashKey(KEY)}`]);
   });
 
   it('answers a missing key with the bare challenge, and counts it as a failure', async () => {
@@ -94,12 +94,12 @@ describe('authentication hook', () => {
     expect((await run(authenticationHook(authenticatorAnswering(unauthorized(true)).auth, refused), request(`Bearer ${KEY}`)))?.code).toBe(
       'UNAUTHORIZED',
     );
-    expect(refused.events).toEqual([`admit:${KEY}`, 'failure']);
+    expect(refused.events).toEqual([`admit:${hashKey(KEY)}`, 'failure']);
     const broken = throttle();
     expect(
       (await run(authenticationHook(authenticatorAnswering(new ApiError('INTERNAL')).auth, broken), request(`Bearer ${KEY}`)))?.code,
     ).toBe('INTERNAL');
-    expect(broken.events).toEqual([`admit:${KEY}`]);
+    expect(broken.events).toEqual([`admit:${hashKey(KEY)}`]);
   });
 
   it('refuses a key the failure throttle does not admit before any verification', async () => {
