@@ -130,6 +130,7 @@ export const DEFAULT_BREAKER: Required<BreakerSettings> = { threshold: 5, cooldo
 
 export class UpstreamClient {
   readonly #opts: UpstreamOptions;
+  readonly #base: Base;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #retries: number;
@@ -139,6 +140,7 @@ export class UpstreamClient {
 
   constructor(opts: UpstreamOptions) {
     this.#opts = opts;
+    this.#base = parseBase(opts.baseUrl);
     this.#ownsDispatcher = opts.dispatcher === undefined;
     this.#dispatcher =
       opts.dispatcher ??
@@ -172,7 +174,7 @@ export class UpstreamClient {
   async call<S extends z.ZodType>(ctx: CallContext, opts: CallOptions<S>): Promise<z.infer<S>> {
     const method = opts.method ?? 'GET';
     const shared = opts.shared === true && method === 'GET';
-    const url = buildUrl(this.#opts.baseUrl, opts.path, opts.query);
+    const url = buildUrl(this.#base, opts.path, opts.query);
     const headers: Record<string, string> = {
       accept: 'application/json',
       [UPSTREAM_HEADERS.serviceToken]: this.#opts.serviceToken,
@@ -400,10 +402,20 @@ function coalesceKey(method: string, url: string): string {
   return `${method} ${u.pathname}?${u.searchParams.toString()}`;
 }
 
-function buildUrl(base: string, path: string, query: CallOptions<z.ZodType>['query']): string {
-  const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
+/** The backend's base URL, parsed once: its origin and its path without a trailing slash. */
+interface Base {
+  origin: string;
+  path: string;
+}
+
+function parseBase(baseUrl: string): Base {
+  const u = new URL(baseUrl);
+  return { origin: u.origin, path: u.pathname.replace(/\/$/, '') };
+}
+
+function buildUrl(base: Base, path: string, query: CallOptions<z.ZodType>['query']): string {
   // `new URL('/internal/..', base)` would drop a base path; keep it by joining explicitly.
-  url.pathname = `${new URL(base).pathname.replace(/\/$/, '')}${path}`;
+  const url = new URL(`${base.path}${path}`, base.origin);
   if (query) {
     for (const [k, v] of Object.entries(query)) {
       if (v !== undefined && v !== null) url.searchParams.set(k, String(v));

@@ -49,6 +49,23 @@ async function failure(p: Promise<unknown>): Promise<ApiError> {
 }
 
 describe('UpstreamClient', () => {
+  it.each(['http://backend.test/api', 'http://backend.test/api/'])('keeps the path of a base URL (%s)', async (baseUrl) => {
+    const scope = nock('http://backend.test')
+      .get('/api/internal/things')
+      .query({ q: 'a b' })
+      .reply(200, { errCode: 0, data: { name: 'a', n: 1 } });
+    const c = new UpstreamClient({
+      baseUrl,
+      serviceToken: 's',
+      timeoutMs: 500,
+      connectTimeoutMs: 200,
+      connections: 1,
+      maxResponseBytes: 1024,
+    });
+    await expect(c.call(ctx, { path: '/internal/things', query: { q: 'a b' }, schema: Thing })).resolves.toEqual({ name: 'a', n: 1 });
+    expect(scope.isDone()).toBe(true);
+  });
+
   it('sends the service token, acting user, request id and query; returns validated data', async () => {
     const scope = nock(BASE, {
       reqheaders: { 'x-service-token': 'svc-token', 'x-acting-user': ctx.actingUser, 'x-request-id': 'req-123' },
