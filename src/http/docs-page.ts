@@ -10,10 +10,14 @@
  * gateway cannot tell a sandbox from a real backend by configuration, so it asks: the first
  * page view checks whether the demo key authenticates (once, then remembered; a real backend
  * does not know the key).
+ *
+ * Scalar's package is about 5 MB of script (its source, and the browser bundle it serves, held
+ * as strings): some 20 MB of a replica's memory that API traffic never uses. So the pages live
+ * in a small Fastify application of their own, built on the first /docs request, and the
+ * gateway hands /docs requests to it with inject().
  */
 import { readFileSync } from 'node:fs';
-import scalar from '@scalar/fastify-api-reference';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import { hashKey } from '../auth/authenticator.ts';
 
@@ -45,14 +49,47 @@ const OFFLINE = {
   defaultOpenAllTags: true,
 } as const;
 
+/** Headers of the docs application's answer that belong to its own (injected) connection. */
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
+
 export async function docsPage(app: FastifyInstance, opts: DocsPageOptions): Promise<void> {
+  let mounted: Promise<FastifyInstance> | undefined;
+  const docsApp = () => {
+    mounted ??= buildDocsApp(opts).catch((err: unknown) => {
+      mounted = undefined; // try again on the next view
+      throw err;
+    });
+    return mounted;
+  };
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const docs = await docsApp();
+    const res = await docs.inject({ method: request.method === 'HEAD' ? 'HEAD' : 'GET', url: request.url, headers: request.headers });
+    // Anything the pages do not serve is the gateway's own 404, in the contract's envelope.
+    if (res.statusCode === 404) return reply.callNotFound();
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined && !CONNECTION_HEADERS.has(name)) reply.header(name, value);
+    }
+    return reply.code(res.statusCode).send(res.rawPayload);
+  };
+  app.addHook('onClose', async () => {
+    const docs = await mounted?.catch(() => undefined);
+    await docs?.close();
+  });
+  app.get('/docs', { logLevel: 'warn' }, forward);
+  app.get('/docs/*', { logLevel: 'warn' }, forward);
+  app.get('/', { logLevel: 'warn' }, async (_request, reply) => reply.redirect('/docs/', 302));
+}
+
+/** The docs pages as an application of their own: Scalar's reference and the MCP guide. */
+async function buildDocsApp(opts: DocsPageOptions): Promise<FastifyInstance> {
+  const { default: scalar } = await import('@scalar/fastify-api-reference');
+  const app = Fastify({ logger: false });
   const demoKey = sandboxProbe(opts.services);
   // Scalar serialises its configuration into the page on every view; the key is filled in
   // here once the probe has answered, so the first view after start-up already offers it.
   const apiKey: { token?: string } = {};
   await app.register(scalar, {
     routePrefix: '/docs',
-    logLevel: 'warn',
     configuration: {
       ...OFFLINE,
       url: opts.documentUrl,
@@ -77,7 +114,6 @@ export async function docsPage(app: FastifyInstance, opts: DocsPageOptions): Pro
     };
     await app.register(scalar, {
       routePrefix: '/docs/mcp',
-      logLevel: 'warn',
       configuration: {
         ...OFFLINE,
         content: () => document,
@@ -89,8 +125,8 @@ export async function docsPage(app: FastifyInstance, opts: DocsPageOptions): Pro
       },
     });
   }
-
-  app.get('/', { logLevel: 'warn' }, async (_request, reply) => reply.redirect('/docs/', 302));
+  await app.ready();
+  return app;
 }
 
 /** The MCP guide (docs/mcp.md) with its first heading dropped (the page title says it). */

@@ -202,6 +202,16 @@ describe('served without a key', () => {
     expect(root.headers.get('location')).toBe('/docs/');
   });
 
+  it('answers HEAD like GET without a body, and anything else under /docs with the contract 404', async () => {
+    const head = await fetch(`${stack.url}/docs/js/scalar.js`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/javascript/);
+    expect(await head.text()).toBe('');
+    const missing = await fetch(`${stack.url}/docs/no-such-page`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+
   it('offers the sandbox demo key for "try it", since the backend here is the sandbox', async () => {
     const html = await (await fetch(`${stack.url}/docs/`)).text();
     expect(html).toContain('"token": "opk_test_alice_write_000000000"');
