@@ -5,7 +5,7 @@
  * gets the retry slot, and keys with a verdict already known, or no key at all, always pass.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeyHash } from '../../src/auth/authenticator.ts';
 import { ApiError } from '../../src/errors/api-error.ts';
@@ -238,5 +238,20 @@ describe('auth throttle on a shared Redis', () => {
       cursor = next;
     } while (cursor !== '0');
     expect(keys.length).toBeGreaterThan(0);
+  });
+});
+
+describe('auth throttle with its Redis unreachable', () => {
+  it('lets every attempt through rather than lock clients out (keys are still verified)', async () => {
+    // A port nothing listens on, and no offline queue: every command fails at once.
+    const down = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    down.on('error', () => undefined);
+    try {
+      const { admit, fail } = await gateway({ perMinute: 1, totalPerMinute: 1, redis: down, prefix: 'down:' });
+      await fail('10.0.0.1', 5);
+      for (const key of ['a', 'b', 'c']) expect(await admit('10.0.0.1', key)).toEqual(ADMITTED);
+    } finally {
+      down.disconnect();
+    }
   });
 });
