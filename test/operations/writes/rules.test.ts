@@ -98,6 +98,20 @@ describe('orderFigures', () => {
     const q = { priceBefore: 0.5, priceAfter: 0.5001, shares: Number(units), avgPrice: 0.50000004 };
     expect(orderFigures({ ...q, boostMultiplier: 1 }, 10)).toBeNull();
   });
+
+  it('refuses an average price outside the quoted prices even when the rounded figures would hide it', () => {
+    // The exact average is the bound of the check, not its display: each of these shows a sound
+    // range once rounded (0.5000 < 0.500040, 0.599960 < 0.6000), but the fill lies outside it.
+    const at = (avg: string, priceBefore: number, priceAfter: number) => {
+      const units = Number(new Big(10).div(avg));
+      return { priceBefore, priceAfter, shares: units, avgPrice: Number(avg), boostMultiplier: 1 };
+    };
+    expect(orderFigures(at('0.50004', 0.50005, 0.6), 10)).toBeNull(); // below price_now
+    expect(orderFigures(at('0.59996', 0.5, 0.59995), 10)).toBeNull(); // above price_after
+    // Just inside, the same figures are shown.
+    expect(orderFigures(at('0.50004', 0.50003, 0.6), 10)).toMatchObject({ price_now: '0.5000', avg_price: '0.500040' });
+    expect(orderFigures(at('0.59996', 0.5, 0.59997), 10)).toMatchObject({ price_after: '0.6000', avg_price: '0.599960' });
+  });
 });
 
 describe('minShares: quoted units less 1%, rounded down to 4 places', () => {
