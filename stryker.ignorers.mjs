@@ -17,12 +17,14 @@ export const strykerPlugins = [
       ) {
         return 'Operation title or description: documentation text, not behaviour';
       }
+      // The call, and the statement that is only that call (which Stryker would empty).
+      const call = path.isExpressionStatement() ? path.get('expression') : path;
       if (
-        path.isCallExpression() &&
-        path.node.callee.type === 'MemberExpression' &&
-        path.node.callee.property.type === 'Identifier' &&
-        LOG_METHODS.has(path.node.callee.property.name) &&
-        path.node.callee.object.type !== 'Identifier'
+        call.isCallExpression() &&
+        call.node.callee.type === 'MemberExpression' &&
+        call.node.callee.property.type === 'Identifier' &&
+        LOG_METHODS.has(call.node.callee.property.name) &&
+        call.node.callee.object.type !== 'Identifier'
       ) {
         return 'Log line: read by people, not by the gateway';
       }

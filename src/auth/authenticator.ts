@@ -44,6 +44,7 @@ export class KeyAuthenticator {
     this.#now = opts.now ?? Date.now;
     this.#local = new LRUCache<string, Verdict, CallContext>({
       max: opts.maxEntries,
+      // Stryker disable next-line MethodExpression: a default only; fetchMethod gives every entry its own ttl, what is left of its window
       ttl: Math.max(1, opts.ttlMs),
       // One backend call per key hash at a time, however many requests arrive together.
       fetchMethod: async (keyHash, _stale, { options, context }) => {
@@ -74,12 +75,13 @@ export class KeyAuthenticator {
 
   /** Resolve a well-formed key, by its hash, to its owner, or throw 401 UNAUTHORIZED. */
   async authenticate(keyHash: KeyHash, ctx: CallContext): Promise<Caller> {
-    let verdict = await this.#local.fetch(keyHash, { context: ctx });
-    if (verdict !== undefined && this.#remainingMs(verdict) <= 0) {
+    // forceFetch: the fetchMethod always gives a verdict (or throws), never undefined.
+    let verdict = await this.#local.forceFetch(keyHash, { context: ctx });
+    if (this.#remainingMs(verdict) <= 0) {
       this.#local.delete(keyHash);
-      verdict = await this.#local.fetch(keyHash, { context: ctx });
+      verdict = await this.#local.forceFetch(keyHash, { context: ctx });
     }
-    if (verdict === undefined || !verdict.valid) throw unauthorized(true);
+    if (!verdict.valid) throw unauthorized(true);
     // A key may expire inside the cache window; its expiry is checked on every use.
     if (verdict.expiresAt !== null && verdict.expiresAt <= this.#now()) throw unauthorized(true);
     return { userId: verdict.userId, keyId: verdict.keyId, keyHash, scopes: new Set(verdict.scopes) };

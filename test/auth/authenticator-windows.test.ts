@@ -85,6 +85,21 @@ describe('verdict windows to the millisecond', () => {
     expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(200);
   });
 
+  it('refuses a key that expires inside the window, with the invalid_token challenge', async () => {
+    const clock = { t: 0 };
+    const b = backend({ [KEY]: { ...active, expiresAt: 30_000 } });
+    const auth = make(b, clock);
+    expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(200);
+    clock.t = 30_000;
+    const err = await auth.authenticate(hashKey(KEY), ctx).then(
+      () => null,
+      (e: unknown) => e as ApiError,
+    );
+    expect(err?.status).toBe(401);
+    expect(err?.headers['www-authenticate']).toContain('error="invalid_token"');
+    expect(b.calls).toHaveLength(1); // known from the cached verdict: no backend call
+  });
+
   it('refuses a key whose expiry is the instant the backend checked it', async () => {
     const clock = { t: 5_000 };
     expect(await status(make(backend({ [KEY]: { ...active, expiresAt: 5_000 } }), clock).authenticate(hashKey(KEY), ctx))).toBe(401);
@@ -93,6 +108,44 @@ describe('verdict windows to the millisecond', () => {
 });
 
 describe('the shared verdict store', () => {
+  function spying() {
+    const inner = new MemoryVerdictStore();
+    const gets: string[] = [];
+    const sets: Array<[Verdict, number]> = [];
+    const store: VerdictStore = {
+      get: (h) => {
+        gets.push(h);
+        return inner.get(h);
+      },
+      set: async (h, v, ttl) => {
+        sets.push([v, ttl]);
+        await inner.set(h, v, ttl);
+      },
+    };
+    return { store, gets, sets };
+  }
+
+  it.each([
+    ['expired the instant it was checked', { ...active, expiresAt: 5_000 }],
+    ['revoked', { ...active, state: 'REVOKED' as const }],
+  ])('stores a key %s as refused, for the negative window', async (_what, answer) => {
+    const { store, sets } = spying();
+    await status(make(backend({ [KEY]: answer }), { t: 5_000 }, { shared: store }).authenticate(hashKey(KEY), ctx));
+    expect(sets).toEqual([[{ valid: false, checkedAt: 5_000 }, 10_000]]);
+  });
+
+  it('asks neither the shared store nor the backend again while this replica holds a live verdict', async () => {
+    const { store, gets } = spying();
+    const b = backend({ [KEY]: active });
+    const clock = { t: 0 };
+    const auth = make(b, clock, { shared: store });
+    await auth.authenticate(hashKey(KEY), ctx);
+    clock.t = 59_999;
+    await auth.authenticate(hashKey(KEY), ctx);
+    expect(gets).toHaveLength(1);
+    expect(b.calls).toHaveLength(1);
+  });
+
   it('stores each verdict for what is left of its window', async () => {
     const sets: Array<[boolean, number]> = [];
     const inner = new MemoryVerdictStore();
@@ -130,6 +183,46 @@ describe('the shared verdict store', () => {
     const caller = await make(b, { t: 59_999 }, { shared }).authenticate(hashKey(KEY), ctx);
     expect(caller).toEqual({ userId: 'u-bob', keyId: 'k2', keyHash: hashKey(KEY), scopes: new Set(['read', 'write']) });
     expect(b.calls).toEqual([]);
+  });
+});
+
+describe('hasVerdict', () => {
+  it('is true while this replica holds a verdict, valid or not, and false once its window is spent', async () => {
+    const clock = { t: 0 };
+    // A shared store that keeps nothing: what is known here is this replica's alone.
+    const forgetful: VerdictStore = { get: async () => undefined, set: async () => {} };
+    const auth = make(backend({ [KEY]: active }), clock, { shared: forgetful });
+    const nobody = hashKey('opk_test_nobody_0000000000000');
+    expect(await auth.hasVerdict(hashKey(KEY))).toBe(false);
+    await auth.authenticate(hashKey(KEY), ctx);
+    await status(auth.authenticate(nobody, ctx));
+    expect(await auth.hasVerdict(hashKey(KEY))).toBe(true);
+    expect(await auth.hasVerdict(nobody)).toBe(true);
+    clock.t = 9_999;
+    expect(await auth.hasVerdict(nobody)).toBe(true);
+    clock.t = 10_000; // the negative window
+    expect(await auth.hasVerdict(nobody)).toBe(false);
+    clock.t = 59_999;
+    expect(await auth.hasVerdict(hashKey(KEY))).toBe(true);
+    clock.t = 60_000;
+    expect(await auth.hasVerdict(hashKey(KEY))).toBe(false);
+  });
+
+  it('is true for a live verdict another replica put in the shared store, false for a spent one', async () => {
+    const shared = new MemoryVerdictStore();
+    const live: Verdict = { valid: false, checkedAt: 0 };
+    await shared.set(hashKey(KEY), live, 60_000);
+    const clock = { t: 9_999 };
+    const auth = make(backend({}), clock, { shared });
+    expect(await auth.hasVerdict(hashKey(KEY))).toBe(true);
+    clock.t = 10_000;
+    expect(await auth.hasVerdict(hashKey(KEY))).toBe(false);
+  });
+});
+
+describe('hashKey', () => {
+  it('is the lowercase hex SHA-256 of the key, the form the backend verifies', () => {
+    expect(hashKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 });
 

@@ -111,6 +111,25 @@ describe('authentication hook', () => {
     expect(req.caller).toBeNull();
   });
 
+  it('logs each refusal at info, with why, and never the key', async () => {
+    const lines: Array<{ level: string; obj: unknown; msg: string }> = [];
+    const logged = (authorization?: string) => {
+      const req = request(authorization);
+      const at = (level: string) => (obj: unknown, msg: string) => void lines.push({ level, obj, msg });
+      (req as unknown as { log: object }).log = { info: at('info'), warn: at('warn'), debug: at('debug'), error: at('error') };
+      return req;
+    };
+    const hook = authenticationHook(authenticatorAnswering(unauthorized(true)).auth);
+    await run(hook, logged());
+    await run(hook, logged('Bearer not-a-key'));
+    await run(hook, logged(`Bearer ${KEY}`));
+    expect(lines).toEqual([
+      { level: 'info', obj: { reason: 'no key' }, msg: 'authentication refused' },
+      { level: 'info', obj: { reason: 'malformed key' }, msg: 'authentication refused' },
+      { level: 'info', obj: { reason: 'unknown, revoked or expired key' }, msg: 'authentication refused' },
+    ]);
+  });
+
   it('works without a throttle', async () => {
     const { auth } = authenticatorAnswering(alice);
     expect((await run(authenticationHook(auth), request()))?.code).toBe('UNAUTHORIZED');

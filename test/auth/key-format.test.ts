@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isWellFormedKey, parseBearer } from '../../src/auth/key-format.ts';
 
-describe('key format (DECISIONS.md section 1)', () => {
+describe('key format (docs/contract/auth.md#key-format)', () => {
   it.each([
     ['opk_test_alice_read_0000000000', true],
     ['opk_live_ABCDEFGHIJKLMNOP', true],
@@ -9,6 +9,8 @@ describe('key format (DECISIONS.md section 1)', () => {
     ['opk_prod_ABCDEFGHIJKLMNOP', false],
     ['opk_test_with-dash_000000000', false],
     ['OPK_TEST_ABCDEFGHIJKLMNOP', false],
+    ['xopk_test_ABCDEFGHIJKLMNOP', false], // the prefix starts the key
+    ['my_opk_live_ABCDEFGHIJKLMNOP', false],
     [`opk_test_${'a'.repeat(201)}`, false],
     ['', false],
   ])('%s → %s', (key, ok) => {
@@ -26,7 +28,15 @@ describe('key format (DECISIONS.md section 1)', () => {
     ['Bearer opk_test_alice_read_0000000000 extra', 'malformed'],
     ['bearer opk_test_alice_read_0000000000', 'key'],
     ['Bearer  opk_test_alice_read_0000000000', 'key'],
+    ['Bearer opk_test_alice_read_0000000000  ', 'key'], // trailing blanks are not part of the key
+    ['Bearer opk_test_alice_read_0000000000\t', 'key'],
+    ['XBearer opk_test_alice_read_0000000000', 'malformed'], // the scheme starts the header
+    ['NotBearer opk_test_alice_read_0000000000', 'malformed'],
   ])('Authorization %j → %s', (header, kind) => {
     expect(parseBearer(header).kind).toBe(kind);
+  });
+
+  it('hands on the key alone, without the blanks around it', () => {
+    expect(parseBearer('Bearer   opk_test_alice_read_0000000000 \t')).toEqual({ kind: 'key', key: 'opk_test_alice_read_0000000000' });
   });
 });

@@ -78,8 +78,9 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOpini
   const sideOutcome = market.outcomes.find((o) => o.outcomeId === sideOutcomeId) ?? null;
   const canPublish = reason === null;
   const summary = mapOpinionSummary({ market, content, sideOutcome, replyTo, balanceCoins: balance, canPublish }, mapContextOf(ctx));
-  // Stryker disable next-line ConditionalExpression,StringLiteral: a null reason comes only with a side among the topic's outcomes, so sideOutcome is then set and reason is never null here; the check narrows the type
-  if (!canPublish || sideOutcome === null) return { can_publish: false, summary, reason: reason ?? 'SIDE_REQUIRED' };
+  if (!canPublish) return { can_publish: false, summary, reason };
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a null reason comes only with a side among the topic's outcomes (opinionDecision), so sideOutcome is set here; the check narrows the type
+  if (sideOutcome === null) return { can_publish: false, summary, reason: 'SIDE_REQUIRED' };
 
   const params: OpinionTokenParams = {
     topic_id: market.marketId,
