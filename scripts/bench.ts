@@ -271,7 +271,10 @@ for (let round = 0; round < settings.rounds; round++) {
       };
       if (statsBefore !== undefined) entry.redisCommands = commandDelta(statsBefore, await commandStats(redisClient));
       rounds.push(entry);
-      if (r.failed > 0) log(`  warning: ${s.name} on ${t}: ${r.failed} failed (${r.sample ?? ''})`);
+      if (r.failed > 0) {
+        log(`  warning: ${s.name} on ${t}: ${r.failed} failed (${r.sample ?? ''})`);
+        for (const line of procs[t]?.errors.splice(0) ?? []) log(`    logged: ${line}`);
+      }
     }
   }
   log(`round ${round + 1}/${settings.rounds} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);

@@ -11,8 +11,13 @@ export interface Child {
   name: string;
   pid: number;
   url: string;
+  /** Log lines at error level (pino level 50 and above) the process wrote, the last few. */
+  errors: string[];
   stop(): Promise<void>;
 }
+
+/** Error lines kept per process: enough to say why a request failed. */
+const KEPT_ERRORS = 5;
 
 /** Children still running: killed when the benchmark exits, however it exits. */
 const live = new Set<ChildProcess>();
@@ -59,7 +64,14 @@ export async function spawnChild(opts: SpawnOptions): Promise<Child> {
   child.once('exit', () => live.delete(child));
   // Log lines are read and dropped: the child pays for writing them, as it would in production.
   let tail = '';
-  child.stdout?.on('data', () => undefined);
+  const errors: string[] = [];
+  // Dropped, except error lines: a failed request in a run should come with its reason.
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    if (!/"level":[5-6]0/.test(text)) return;
+    for (const line of text.split('\n')) if (/"level":[5-6]0/.test(line)) errors.push(line.slice(0, 600));
+    errors.splice(0, Math.max(0, errors.length - KEPT_ERRORS));
+  });
   child.stderr?.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-2000);
   });
@@ -76,7 +88,7 @@ export async function spawnChild(opts: SpawnOptions): Promise<Child> {
   }
   if (child.pid === undefined) throw new Error(`${opts.name} has no pid`);
 
-  return { name: opts.name, pid: child.pid, url, stop: () => stopChild(child) };
+  return { name: opts.name, pid: child.pid, url, errors, stop: () => stopChild(child) };
 }
 
 async function answers(opts: SpawnOptions, url: string): Promise<boolean> {
