@@ -286,6 +286,8 @@ interface Figures {
   p50?: number;
   p99?: number;
   rate?: number;
+  /** CPU per unit during the fixed-rate run: every target under the same load. */
+  cpuMicrosAtRate?: number;
   redisCommandsPerUnit?: number;
   redisCommands?: CommandCounts;
   roundTripsPerUnit?: number;
@@ -324,11 +326,14 @@ for (const s of scenarios) {
     Math.floor((Math.min(fs.memory?.unitsPerSecond ?? Infinity, fs.redis?.unitsPerSecond ?? Infinity) * s.requestsPerUnit) / 2),
   );
   for (const t of targetsOf(s)) {
+    const pid = (procs[t] as Child).pid;
+    const cpuBefore = cpuSeconds(pid);
     const r = await drive(s, t, { duration: settings.rateSeconds, overallRate: rate });
     const f = fs[t] as Figures;
     f.rate = rate;
     f.p50 = r.p50;
     f.p99 = r.p99;
+    f.cpuMicrosAtRate = ((cpuSeconds(pid) - cpuBefore) / (r.ok / s.requestsPerUnit)) * 1e6;
   }
 }
 log(`latency runs done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -370,6 +375,8 @@ log(
     'CPU µs'.padStart(7),
     '×proxy'.padStart(7),
     '@rate'.padStart(6),
+    'CPU@r'.padStart(6),
+    '×proxy'.padStart(7),
     'p50'.padStart(5),
     'p99'.padStart(5),
     'cmds'.padStart(5),
@@ -389,6 +396,8 @@ for (const s of scenarios) {
         fx(f.cpuMicrosPerUnit, 0).padStart(7),
         fx(floor === undefined ? undefined : f.cpuMicrosPerUnit / floor.cpuMicrosPerUnit).padStart(7),
         fx(f.rate, 0).padStart(6),
+        fx(f.cpuMicrosAtRate, 0).padStart(6),
+        fx(floor?.cpuMicrosAtRate === undefined ? undefined : (f.cpuMicrosAtRate ?? Number.NaN) / floor.cpuMicrosAtRate).padStart(7),
         fx(f.p50, 0).padStart(5),
         fx(f.p99, 0).padStart(5),
         fx(f.redisCommandsPerUnit, 1).padStart(5),
@@ -401,7 +410,7 @@ log(
   `peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)${baselineDir === undefined ? '' : `, baseline ${fx(rss.baseline, 0)}`}`,
 );
 log(
-  '(units: a request, or a preview + execution pair; p50/p99 in ms at the fixed rate "@rate" req/s; cmds: Redis commands per unit, scripts\' included; trips: round trips per unit)',
+  '(units: a request, or a preview + execution pair; CPU µs: per unit at saturation; CPU@r, p50, p99 (ms): at the fixed rate "@rate" req/s, the same load for every target; cmds: Redis commands per unit, scripts\' included; trips: round trips per unit)',
 );
 
 // One line of ratios: the owner read against the proxy, and MCP against REST.
@@ -413,7 +422,7 @@ if (me?.proxy !== undefined) {
     const f = me[t];
     return f === undefined
       ? ''
-      : `${t} ${fx(f.unitsPerSecond / p.unitsPerSecond)}× req/s, ${fx(f.cpuMicrosPerUnit / p.cpuMicrosPerUnit)}× CPU, p99 ${fx((f.p99 ?? 0) - (p.p99 ?? 0), 0)} ms over, RSS ${fx(rss[t] / rss.proxy)}×`;
+      : `${t} ${fx(f.unitsPerSecond / p.unitsPerSecond)}× req/s, ${fx(f.cpuMicrosPerUnit / p.cpuMicrosPerUnit)}× CPU (${fx((f.cpuMicrosAtRate ?? Number.NaN) / (p.cpuMicrosAtRate ?? Number.NaN))}× at the fixed rate), p99 ${fx((f.p99 ?? 0) - (p.p99 ?? 0), 0)} ms over, RSS ${fx(rss[t] / rss.proxy)}×`;
   };
   summary.push(`owner read vs proxy: ${part('memory')}; ${part('redis')}`);
 }
