@@ -76,7 +76,11 @@ export function retiredFields(): { [K in Retired]: z.ZodLiteral<RetiredValues[K]
   return Object.fromEntries(entries) as { [K in Retired]: z.ZodLiteral<RetiredValues[K]> };
 }
 
-/** The values the retired fields always carry, for the mapper's output. */
-export function retiredValues(): RetiredValues {
-  return Object.fromEntries(Object.entries(RETIRED).map(([name, { value }]) => [name, value])) as RetiredValues;
+const RETIRED_VALUES: Readonly<RetiredValues> = Object.freeze(
+  Object.fromEntries(Object.entries(RETIRED).map(([name, { value }]) => [name, value])) as RetiredValues,
+);
+
+/** The values the retired fields always carry, for the mapper's output (built once: every /me answer spreads them). */
+export function retiredValues(): Readonly<RetiredValues> {
+  return RETIRED_VALUES;
 }
