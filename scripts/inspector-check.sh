@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Drives the MCP server with a client nobody here wrote, the MCP Inspector CLI, against
-# `npm start` (the embedded sandbox): tools/list for both scopes and a tools/call.
+# the gateway as `npm start` runs it (the embedded sandbox): tools/list for both scopes and a
+# tools/call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PORT="${INSPECTOR_CHECK_PORT:-18765}"
 URL="http://127.0.0.1:${PORT}/mcp"
 LOG="$(mktemp)"
-PORT="$PORT" ADMIN_PORT=0 LOG_LEVEL=warn npm start >"$LOG" 2>&1 &
+# Node itself rather than `npm start`: the trap below kills this pid, and killing npm does not
+# always stop the gateway it started (one was left running after a CI run).
+PORT="$PORT" ADMIN_PORT=0 LOG_LEVEL=warn node src/server.ts >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -f "$LOG"' EXIT
 
