@@ -14,6 +14,7 @@ import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { killAll, startGateway, within, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { SERVICE_TOKEN, USERS } from '../helpers/stack.ts';
+import { itRefusesExactlyTheExcess } from '../helpers/limit-bursts.ts';
 import { decodeToken } from '../helpers/writes.ts';
 import { TestCluster } from './cluster.ts';
 
@@ -98,7 +99,6 @@ async function burst(n: number, path: string, key: string, init: { method?: stri
     Array.from({ length: n }, async (_, i) => (await call(replica(i), init.method ?? 'GET', path, key, init.body)).status),
   );
 }
-const count = (statuses: number[], s: number) => statuses.filter((x) => x === s).length;
 
 async function preview(g: GatewayProcess, key: string, market: number): Promise<string> {
   const topic = genericMarketId(market);
@@ -125,21 +125,9 @@ async function setKillSwitch(g: GatewayProcess, mode: string): Promise<number> {
 }
 
 describe('three replicas on a Redis Cluster behave as on one server', () => {
-  it('read window 120: exactly 5 × 429', async () => {
-    const key = await newKey(USERS.kim, ['READ']);
-    expect(count(await burst(125, '/open/v1/topic-categories', key), 429)).toBe(5);
-  });
-
-  it('search window 30: exactly 3 × 429', async () => {
-    const key = await newKey(USERS.leo, ['READ']);
-    expect(count(await burst(33, '/open/v1/search?q=will', key), 429)).toBe(3);
-  });
-
-  it('write window 10: exactly 2 × 429', async () => {
-    const key = await newKey(USERS.judy, ['READ', 'WRITE']);
-    const statuses = await burst(12, '/open/v1/orders', key, { method: 'POST', body: { confirm_token: 'not-a-token' } });
-    expect(count(statuses, 429)).toBe(2);
-    expect(count(statuses, 400)).toBe(10);
+  itRefusesExactlyTheExcess({
+    newKey,
+    burst: (n, path, key, body) => burst(n, path, key, body === undefined ? {} : { method: 'POST', body }),
   });
 
   it('executes a confirm token once under concurrent executions over the replicas', async () => {
