@@ -4,40 +4,15 @@
  * `isKnownValid` that the failure throttle relies on.
  */
 import { describe, expect, it } from 'vitest';
-import { KeyAuthenticator, hashKey } from '../../src/auth/authenticator.ts';
+import { hashKey } from '../../src/auth/authenticator.ts';
 import { MemoryVerdictStore, type Verdict, type VerdictStore } from '../../src/auth/verdict-store.ts';
 import type { ApiError } from '../../src/errors/api-error.ts';
-import { mapUpstreamError } from '../../src/upstream/errors.ts';
-import { UpstreamErrCode, type ApiKeyVerdict } from '../../src/upstream/internal-api.ts';
+import type { ApiKeyVerdict } from '../../src/upstream/internal-api.ts';
+import { keyBackend, makeAuthenticator } from './fakes.ts';
 
 const ctx = { requestId: 'r1', log: { warn: () => {}, error: () => {} } };
 const KEY = 'opk_test_bob_write_00000000000';
 const active: ApiKeyVerdict = { keyId: 'k2', userId: 'u-bob', scopes: ['READ'], state: 'ACTIVE', expiresAt: null };
-
-function backend(table: Record<string, ApiKeyVerdict | 'unknown'>) {
-  const calls: string[] = [];
-  return {
-    calls,
-    async call(_ctx: unknown, opts: { body?: unknown }) {
-      const { keyHash } = opts.body as { keyHash: string };
-      calls.push(keyHash);
-      const entry = Object.entries(table).find(([k]) => hashKey(k) === keyHash)?.[1] ?? 'unknown';
-      if (entry === 'unknown') throw mapUpstreamError(UpstreamErrCode.API_KEY_NOT_FOUND);
-      return entry;
-    },
-  };
-}
-
-function make(b: ReturnType<typeof backend>, clock: { t: number }, opts: { shared?: VerdictStore; negativeTtlMs?: number } = {}) {
-  return new KeyAuthenticator({
-    upstream: b as never,
-    shared: opts.shared ?? new MemoryVerdictStore(),
-    ttlMs: 60_000,
-    negativeTtlMs: opts.negativeTtlMs ?? 10_000,
-    maxEntries: 100,
-    now: () => clock.t,
-  });
-}
 
 async function status(p: Promise<unknown>): Promise<number> {
   try {
@@ -52,7 +27,7 @@ describe('verdict windows to the millisecond', () => {
   it("asks again exactly when a negative verdict's window ends", async () => {
     const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
     const clock = { t: 0 };
-    const auth = make(backend(table), clock);
+    const auth = makeAuthenticator(keyBackend(table), clock);
     expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(401);
     table[KEY] = active;
     clock.t = 9_999;
@@ -64,8 +39,8 @@ describe('verdict windows to the millisecond', () => {
   it("asks again exactly when a positive verdict's window ends", async () => {
     const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: active };
     const clock = { t: 0 };
-    const b = backend(table);
-    const auth = make(b, clock);
+    const b = keyBackend(table);
+    const auth = makeAuthenticator(b, clock);
     await auth.authenticate(hashKey(KEY), ctx);
     table[KEY] = { ...active, state: 'REVOKED' };
     clock.t = 59_999;
@@ -78,7 +53,7 @@ describe('verdict windows to the millisecond', () => {
   it('never keeps a negative verdict longer than the revocation window', async () => {
     const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
     const clock = { t: 0 };
-    const auth = make(backend(table), clock, { negativeTtlMs: 120_000 });
+    const auth = makeAuthenticator(keyBackend(table), clock, { negativeTtlMs: 120_000 });
     expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(401);
     table[KEY] = active;
     clock.t = 60_000;
@@ -87,8 +62,8 @@ describe('verdict windows to the millisecond', () => {
 
   it('refuses a key that expires inside the window, with the invalid_token challenge', async () => {
     const clock = { t: 0 };
-    const b = backend({ [KEY]: { ...active, expiresAt: 30_000 } });
-    const auth = make(b, clock);
+    const b = keyBackend({ [KEY]: { ...active, expiresAt: 30_000 } });
+    const auth = makeAuthenticator(b, clock);
     expect(await status(auth.authenticate(hashKey(KEY), ctx))).toBe(200);
     clock.t = 30_000;
     const err = await auth.authenticate(hashKey(KEY), ctx).then(
@@ -102,43 +77,48 @@ describe('verdict windows to the millisecond', () => {
 
   it('refuses a key whose expiry is the instant the backend checked it', async () => {
     const clock = { t: 5_000 };
-    expect(await status(make(backend({ [KEY]: { ...active, expiresAt: 5_000 } }), clock).authenticate(hashKey(KEY), ctx))).toBe(401);
-    expect(await status(make(backend({ [KEY]: { ...active, expiresAt: 5_001 } }), clock).authenticate(hashKey(KEY), ctx))).toBe(200);
+    expect(
+      await status(makeAuthenticator(keyBackend({ [KEY]: { ...active, expiresAt: 5_000 } }), clock).authenticate(hashKey(KEY), ctx)),
+    ).toBe(401);
+    expect(
+      await status(makeAuthenticator(keyBackend({ [KEY]: { ...active, expiresAt: 5_001 } }), clock).authenticate(hashKey(KEY), ctx)),
+    ).toBe(200);
   });
 });
 
-describe('the shared verdict store', () => {
-  function spying() {
-    const inner = new MemoryVerdictStore();
-    const gets: string[] = [];
-    const sets: Array<[Verdict, number]> = [];
-    const store: VerdictStore = {
-      get: (h) => {
-        gets.push(h);
-        return inner.get(h);
-      },
-      set: async (h, v, ttl) => {
-        sets.push([v, ttl]);
-        await inner.set(h, v, ttl);
-      },
-    };
-    return { store, gets, sets };
-  }
+/** A shared store that records what it is asked and given. */
+function spying() {
+  const inner = new MemoryVerdictStore();
+  const gets: string[] = [];
+  const sets: Array<[Verdict, number]> = [];
+  const store: VerdictStore = {
+    get: (h) => {
+      gets.push(h);
+      return inner.get(h);
+    },
+    set: async (h, v, ttl) => {
+      sets.push([v, ttl]);
+      await inner.set(h, v, ttl);
+    },
+  };
+  return { store, gets, sets };
+}
 
+describe('the shared verdict store', () => {
   it.each([
     ['expired the instant it was checked', { ...active, expiresAt: 5_000 }],
     ['revoked', { ...active, state: 'REVOKED' as const }],
   ])('stores a key %s as refused, for the negative window', async (_what, answer) => {
     const { store, sets } = spying();
-    await status(make(backend({ [KEY]: answer }), { t: 5_000 }, { shared: store }).authenticate(hashKey(KEY), ctx));
+    await status(makeAuthenticator(keyBackend({ [KEY]: answer }), { t: 5_000 }, { shared: store }).authenticate(hashKey(KEY), ctx));
     expect(sets).toEqual([[{ valid: false, checkedAt: 5_000 }, 10_000]]);
   });
 
   it('asks neither the shared store nor the backend again while this replica holds a live verdict', async () => {
     const { store, gets } = spying();
-    const b = backend({ [KEY]: active });
+    const b = keyBackend({ [KEY]: active });
     const clock = { t: 0 };
-    const auth = make(b, clock, { shared: store });
+    const auth = makeAuthenticator(b, clock, { shared: store });
     await auth.authenticate(hashKey(KEY), ctx);
     clock.t = 59_999;
     await auth.authenticate(hashKey(KEY), ctx);
@@ -147,19 +127,11 @@ describe('the shared verdict store', () => {
   });
 
   it('stores each verdict for what is left of its window', async () => {
-    const sets: Array<[boolean, number]> = [];
-    const inner = new MemoryVerdictStore();
-    const spy: VerdictStore = {
-      get: (h) => inner.get(h),
-      set: async (h, v, ttl) => {
-        sets.push([v.valid, ttl]);
-        await inner.set(h, v, ttl);
-      },
-    };
+    const { store, sets } = spying();
     const clock = { t: 0 };
-    await make(backend({ [KEY]: active }), clock, { shared: spy }).authenticate(hashKey(KEY), ctx);
-    await status(make(backend({}), clock, { shared: spy }).authenticate(hashKey('opk_test_nobody_0000000000000'), ctx));
-    expect(sets).toEqual([
+    await makeAuthenticator(keyBackend({ [KEY]: active }), clock, { shared: store }).authenticate(hashKey(KEY), ctx);
+    await status(makeAuthenticator(keyBackend({}), clock, { shared: store }).authenticate(hashKey('opk_test_nobody_0000000000000'), ctx));
+    expect(sets.map(([v, ttl]) => [v.valid, ttl])).toEqual([
       [true, 60_000],
       [false, 10_000],
     ]);
@@ -169,9 +141,9 @@ describe('the shared verdict store', () => {
     const shared = new MemoryVerdictStore();
     const stale: Verdict = { valid: true, userId: 'u-bob', keyId: 'k2', scopes: ['read'], expiresAt: null, checkedAt: 0 };
     await shared.set(hashKey(KEY), stale, 60_000);
-    const b = backend({ [KEY]: { ...active, state: 'REVOKED' } });
+    const b = keyBackend({ [KEY]: { ...active, state: 'REVOKED' } });
     const clock = { t: 60_000 };
-    expect(await status(make(b, clock, { shared }).authenticate(hashKey(KEY), ctx))).toBe(401);
+    expect(await status(makeAuthenticator(b, clock, { shared }).authenticate(hashKey(KEY), ctx))).toBe(401);
     expect(b.calls).toHaveLength(1);
   });
 
@@ -179,8 +151,8 @@ describe('the shared verdict store', () => {
     const shared = new MemoryVerdictStore();
     const live: Verdict = { valid: true, userId: 'u-bob', keyId: 'k2', scopes: ['read', 'write'], expiresAt: null, checkedAt: 0 };
     await shared.set(hashKey(KEY), live, 60_000);
-    const b = backend({});
-    const caller = await make(b, { t: 59_999 }, { shared }).authenticate(hashKey(KEY), ctx);
+    const b = keyBackend({});
+    const caller = await makeAuthenticator(b, { t: 59_999 }, { shared }).authenticate(hashKey(KEY), ctx);
     expect(caller).toEqual({ userId: 'u-bob', keyId: 'k2', keyHash: hashKey(KEY), scopes: new Set(['read', 'write']) });
     expect(b.calls).toEqual([]);
   });
@@ -191,7 +163,7 @@ describe('hasVerdict', () => {
     const clock = { t: 0 };
     // A shared store that keeps nothing: what is known here is this replica's alone.
     const forgetful: VerdictStore = { get: async () => undefined, set: async () => {} };
-    const auth = make(backend({ [KEY]: active }), clock, { shared: forgetful });
+    const auth = makeAuthenticator(keyBackend({ [KEY]: active }), clock, { shared: forgetful });
     const nobody = hashKey('opk_test_nobody_0000000000000');
     expect(await auth.hasVerdict(hashKey(KEY))).toBe(false);
     await auth.authenticate(hashKey(KEY), ctx);
@@ -213,7 +185,7 @@ describe('hasVerdict', () => {
     const live: Verdict = { valid: false, checkedAt: 0 };
     await shared.set(hashKey(KEY), live, 60_000);
     const clock = { t: 9_999 };
-    const auth = make(backend({}), clock, { shared });
+    const auth = makeAuthenticator(keyBackend({}), clock, { shared });
     expect(await auth.hasVerdict(hashKey(KEY))).toBe(true);
     clock.t = 10_000;
     expect(await auth.hasVerdict(hashKey(KEY))).toBe(false);
@@ -229,7 +201,7 @@ describe('hashKey', () => {
 describe('isKnownValid', () => {
   it('is true only for a valid verdict this replica holds, inside its window and before the key expires', async () => {
     const clock = { t: 0 };
-    const auth = make(backend({ [KEY]: { ...active, expiresAt: 30_000 } }), clock);
+    const auth = makeAuthenticator(keyBackend({ [KEY]: { ...active, expiresAt: 30_000 } }), clock);
     expect(auth.isKnownValid(hashKey(KEY))).toBe(false);
     await auth.authenticate(hashKey(KEY), ctx);
     expect(auth.isKnownValid(hashKey(KEY))).toBe(true);
@@ -241,7 +213,7 @@ describe('isKnownValid', () => {
 
   it('is false once the window is spent, and for refused keys', async () => {
     const clock = { t: 0 };
-    const auth = make(backend({ [KEY]: active }), clock);
+    const auth = makeAuthenticator(keyBackend({ [KEY]: active }), clock);
     await auth.authenticate(hashKey(KEY), ctx);
     clock.t = 59_999;
     expect(auth.isKnownValid(hashKey(KEY))).toBe(true);

@@ -1,42 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { KeyAuthenticator, hashKey } from '../../src/auth/authenticator.ts';
+import { hashKey } from '../../src/auth/authenticator.ts';
 import { MemoryVerdictStore } from '../../src/auth/verdict-store.ts';
 import { ApiError } from '../../src/errors/api-error.ts';
-import { mapUpstreamError } from '../../src/upstream/errors.ts';
-import { UpstreamErrCode, type ApiKeyVerdict } from '../../src/upstream/internal-api.ts';
+import type { ApiKeyVerdict } from '../../src/upstream/internal-api.ts';
+import { keyBackend, makeAuthenticator } from './fakes.ts';
 
 const ctx = { requestId: 'r1', log: { warn: () => {}, error: () => {} } };
 const KEY = 'opk_test_alice_read_0000000000';
 const USER = '00000000-0000-4000-8000-0000000a0001';
 
-/** A backend stand-in that answers key verification from a table and counts calls. */
-function fakeBackend(table: Record<string, ApiKeyVerdict | 'unknown' | 'down'>) {
-  const calls: string[] = [];
-  return {
-    calls,
-    async call(_ctx: unknown, opts: { body?: unknown }) {
-      const { keyHash } = opts.body as { keyHash: string };
-      calls.push(keyHash);
-      const entry = Object.entries(table).find(([k]) => hashKey(k) === keyHash)?.[1] ?? 'unknown';
-      if (entry === 'unknown') throw mapUpstreamError(UpstreamErrCode.API_KEY_NOT_FOUND);
-      if (entry === 'down') throw new ApiError('INTERNAL');
-      return entry;
-    },
-  };
-}
-
 const active: ApiKeyVerdict = { keyId: 'k1', userId: USER, scopes: ['READ'], state: 'ACTIVE', expiresAt: null };
 
-function make(backend: ReturnType<typeof fakeBackend>, clock: { t: number }, shared = new MemoryVerdictStore()) {
-  return new KeyAuthenticator({
-    upstream: backend as never,
-    shared,
-    ttlMs: 60_000,
-    negativeTtlMs: 10_000,
-    maxEntries: 100,
-    now: () => clock.t,
-  });
-}
+const make = (backend: ReturnType<typeof keyBackend>, clock: { t: number }, shared?: MemoryVerdictStore) =>
+  makeAuthenticator(backend, clock, { shared });
 
 async function rejection(p: Promise<unknown>): Promise<ApiError> {
   try {
@@ -49,7 +25,7 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
 
 describe('KeyAuthenticator', () => {
   it('resolves an active key to its owner and scopes, asking the backend by hash only', async () => {
-    const backend = fakeBackend({ [KEY]: active });
+    const backend = keyBackend({ [KEY]: active });
     const caller = await make(backend, { t: 1_000 }).authenticate(hashKey(KEY), ctx);
     expect(caller).toMatchObject({ userId: USER, keyId: 'k1', keyHash: hashKey(KEY) });
     expect([...caller.scopes]).toEqual(['read']);
@@ -58,7 +34,7 @@ describe('KeyAuthenticator', () => {
   });
 
   it('maps WRITE to read+write', async () => {
-    const backend = fakeBackend({ [KEY]: { ...active, scopes: ['READ', 'WRITE'] } });
+    const backend = keyBackend({ [KEY]: { ...active, scopes: ['READ', 'WRITE'] } });
     const caller = await make(backend, { t: 0 }).authenticate(hashKey(KEY), ctx);
     expect([...caller.scopes].sort()).toEqual(['read', 'write']);
   });
@@ -69,7 +45,7 @@ describe('KeyAuthenticator', () => {
     ['expired by state', { ...active, state: 'EXPIRED' as const }],
     ['expired by time', { ...active, expiresAt: 500 }],
   ])('refuses a %s key with 401 and the invalid_token challenge', async (_name, entry) => {
-    const err = await rejection(make(fakeBackend({ [KEY]: entry }), { t: 1_000 }).authenticate(hashKey(KEY), ctx));
+    const err = await rejection(make(keyBackend({ [KEY]: entry }), { t: 1_000 }).authenticate(hashKey(KEY), ctx));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(401);
     expect(err.code).toBe('UNAUTHORIZED');
@@ -78,7 +54,7 @@ describe('KeyAuthenticator', () => {
 
   it('caches a verdict for at most the revocation window, then asks again', async () => {
     const table: Record<string, ApiKeyVerdict> = { [KEY]: active };
-    const backend = fakeBackend(table);
+    const backend = keyBackend(table);
     const clock = { t: 0 };
     const auth = make(backend, clock);
     await auth.authenticate(hashKey(KEY), ctx);
@@ -96,11 +72,11 @@ describe('KeyAuthenticator', () => {
     const shared = new MemoryVerdictStore();
     const clock = { t: 0 };
     const table: Record<string, ApiKeyVerdict> = { [KEY]: active };
-    const first = make(fakeBackend(table), clock, shared);
+    const first = make(keyBackend(table), clock, shared);
     await first.authenticate(hashKey(KEY), ctx); // checked at t=0, stored in the shared cache
     table[KEY] = { ...active, state: 'REVOKED' };
     clock.t = 50_000;
-    const secondBackend = fakeBackend(table);
+    const secondBackend = keyBackend(table);
     const second = make(secondBackend, clock, shared);
     await second.authenticate(hashKey(KEY), ctx); // served from the shared store (checked at t=0)
     expect(secondBackend.calls).toHaveLength(0);
@@ -111,14 +87,14 @@ describe('KeyAuthenticator', () => {
 
   it('refuses a key that expires while its verdict is cached', async () => {
     const clock = { t: 0 };
-    const auth = make(fakeBackend({ [KEY]: { ...active, expiresAt: 30_000 } }), clock);
+    const auth = make(keyBackend({ [KEY]: { ...active, expiresAt: 30_000 } }), clock);
     await auth.authenticate(hashKey(KEY), ctx);
     clock.t = 30_000;
     expect((await rejection(auth.authenticate(hashKey(KEY), ctx))).status).toBe(401);
   });
 
   it('asks the backend once for many concurrent requests with the same key', async () => {
-    const backend = fakeBackend({ [KEY]: active });
+    const backend = keyBackend({ [KEY]: active });
     const auth = make(backend, { t: 0 });
     await Promise.all(Array.from({ length: 20 }, () => auth.authenticate(hashKey(KEY), ctx)));
     expect(backend.calls).toHaveLength(1);
@@ -126,7 +102,7 @@ describe('KeyAuthenticator', () => {
 
   it('keeps a negative verdict shorter than a positive one', async () => {
     const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
-    const backend = fakeBackend(table);
+    const backend = keyBackend(table);
     const clock = { t: 0 };
     const auth = make(backend, clock);
     expect((await rejection(auth.authenticate(hashKey(KEY), ctx))).status).toBe(401);
@@ -137,7 +113,7 @@ describe('KeyAuthenticator', () => {
 
   it('lets a backend failure through as INTERNAL, caching nothing', async () => {
     const table: Record<string, ApiKeyVerdict | 'down'> = { [KEY]: 'down' };
-    const backend = fakeBackend(table);
+    const backend = keyBackend(table);
     const auth = make(backend, { t: 0 });
     expect((await rejection(auth.authenticate(hashKey(KEY), ctx))).code).toBe('INTERNAL');
     table[KEY] = active;
