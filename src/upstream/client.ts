@@ -224,7 +224,6 @@ export class UpstreamClient {
     const ticket = admission.ticket;
     if (ticket === null) throw new ApiError('INTERNAL', { cause: new CircuitOpenError() });
 
-    const idempotent = out.method === 'GET';
     // The whole-call deadline is a timer cleared when the call ends. AbortSignal.timeout() would
     // leave every call's timer to fire later, on a signal nobody listens to any more: measured
     // as a few percent of an owner read's CPU (docs/performance.md).
@@ -234,21 +233,15 @@ export class UpstreamClient {
       this.#opts.timeoutMs,
     );
     try {
-      return await this.#attempts(ctx, out, ticket, idempotent, deadline.signal, performance.now() + this.#opts.timeoutMs);
+      return await this.#attempts(ctx, out, ticket, deadline.signal, performance.now() + this.#opts.timeoutMs);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  async #attempts(
-    ctx: CallContext,
-    out: Outgoing,
-    ticket: Ticket,
-    idempotent: boolean,
-    deadline: AbortSignal,
-    deadlineAt: number,
-  ): Promise<RawAnswer> {
+  async #attempts(ctx: CallContext, out: Outgoing, ticket: Ticket, deadline: AbortSignal, deadlineAt: number): Promise<RawAnswer> {
     const { method, url, headers, body, where } = out;
+    const idempotent = method === 'GET';
     for (let attempt = 0; ; attempt += 1) {
       const started = performance.now();
       let answeredAt: number | null = null;
