@@ -1,0 +1,106 @@
+/**
+ * Where the gateway's CPU per request goes beyond the proxy's: both run under --cpu-prof at
+ * the same fixed rate of one scenario, and the profiles are compared by area (package or
+ * source folder) in microseconds per request, busy time only.
+ *
+ *   node scripts/bench/diff-profile.ts [scenario=me] [rate=1500] [seconds=10]
+ */
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { load } from './load.ts';
+import { freePort, spawnChild, type Child } from './processes.ts';
+import { areaOf, selfTimes, type Profile } from './profile-top.ts';
+import { SCENARIOS, SERVICE_TOKEN } from './scenarios.ts';
+
+const [name = 'me', rateArg = '1500', secondsArg = '10'] = process.argv.slice(2);
+const scenario = SCENARIOS.find((s) => s.name === name);
+if (scenario === undefined) throw new Error(`no scenario ${name}`);
+const proxySteps = scenario.proxy ?? SCENARIOS.find((s) => s.name === scenario.proxyOf)?.proxy;
+if (proxySteps === undefined) throw new Error(`${name} has no proxy floor`);
+const rate = Number(rateArg);
+const seconds = Number(secondsArg);
+const dir = `bench-results/diff-${Date.now()}`;
+mkdirSync(dir, { recursive: true });
+const prof = (who: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${who}.cpuprofile`];
+
+const children: Child[] = [];
+try {
+  const sandboxPort = await freePort();
+  const sandbox = await spawnChild({
+    name: 'sandbox',
+    args: ['sandbox/main.ts'],
+    env: { PORT: String(sandboxPort), UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN },
+    port: sandboxPort,
+  });
+  children.push(sandbox);
+  const proxyPort = await freePort();
+  const proxyStarted = performance.now();
+  const proxy = await spawnChild({
+    name: 'proxy',
+    args: ['scripts/bench/proxy.ts'],
+    nodeFlags: prof('proxy'),
+    env: { PORT: String(proxyPort), UPSTREAM_URL: sandbox.url, LOG_LEVEL: 'info' },
+    port: proxyPort,
+  });
+  children.push(proxy);
+  const gatewayPort = await freePort();
+  const gatewayStarted = performance.now();
+  const gateway = await spawnChild({
+    name: 'gateway',
+    args: ['src/server.ts'],
+    nodeFlags: prof('gateway'),
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(gatewayPort),
+      ADMIN_PORT: '0',
+      UPSTREAM_URL: sandbox.url,
+      UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+      RATE_LIMITS: 'off',
+      CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
+    },
+    port: gatewayPort,
+    readyPath: '/livez',
+  });
+  children.push(gateway);
+
+  // Samples before the measured run (start-up, warm-up) are left out of each profile.
+  const counts: Record<string, number> = {};
+  const skipUs: Record<string, number> = {};
+  const spawned = { proxy: proxyStarted, gateway: gatewayStarted };
+  for (const [who, url, steps] of [
+    ['proxy', proxy.url, proxySteps],
+    ['gateway', gateway.url, scenario.gateway],
+  ] as const) {
+    await load({ url, steps: [...steps], connections: 32, duration: 2 }); // warm-up
+    skipUs[who] = (performance.now() - spawned[who]) * 1000;
+    const r = await load({ url, steps: [...steps], connections: 32, duration: seconds, overallRate: rate });
+    counts[who] = r.ok;
+  }
+  for (const c of children.reverse()) await c.stop();
+  children.length = 0;
+
+  const areas = new Map<string, Record<string, number>>();
+  for (const who of ['proxy', 'gateway']) {
+    const file = readdirSync(dir).find((f) => f.startsWith(who));
+    if (file === undefined) throw new Error(`no profile for ${who}`);
+    const profile = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Profile;
+    for (const [area, us] of selfTimes(profile, skipUs[who] ?? 0, areaOf)) {
+      const row = areas.get(area) ?? {};
+      row[who] = us / (counts[who] ?? 1);
+      areas.set(area, row);
+    }
+  }
+  const rows = [...areas].sort((a, b) => (b[1].gateway ?? 0) - (b[1].proxy ?? 0) - ((a[1].gateway ?? 0) - (a[1].proxy ?? 0)));
+  const total = (who: string) => rows.reduce((s, [, r]) => s + (r[who] ?? 0), 0);
+  console.log(`${name} at ${rate}/s for ${seconds} s; requests: proxy ${counts.proxy}, gateway ${counts.gateway}`);
+  console.log(`busy µs per request: proxy ${total('proxy').toFixed(0)}, gateway ${total('gateway').toFixed(0)}`);
+  console.log('area'.padEnd(44), 'proxy'.padStart(8), 'gateway'.padStart(8), 'diff'.padStart(8));
+  for (const [area, r] of rows) {
+    const p = r.proxy ?? 0;
+    const g = r.gateway ?? 0;
+    console.log(area.padEnd(44), p.toFixed(1).padStart(8), g.toFixed(1).padStart(8), (g - p).toFixed(1).padStart(8));
+  }
+} finally {
+  for (const c of children.reverse()) await c.stop().catch(() => undefined);
+}
