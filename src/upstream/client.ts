@@ -16,7 +16,7 @@
  *   resilience/single-flight.ts);
  * - every backend request is measured (openpm_upstream_request_duration_seconds).
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError } from '../errors/api-error.ts';
 import { endpointTemplate } from '../metrics/metrics.ts';
@@ -25,6 +25,7 @@ import { logLevelOf, mapUpstreamError } from './errors.ts';
 import { CircuitBreaker, CircuitOpenError, type BreakerState, type Ticket, type Transition } from './resilience/breaker.ts';
 import { DEFAULT_BACKOFF, RETRY_STATUSES, backoffMs, isRetryableError, sleepUnless, type BackoffOptions } from './resilience/retry.ts';
 import { SingleFlight } from './resilience/single-flight.ts';
+import { Deadline, exchange } from './exchange.ts';
 
 export interface UpstreamLogger {
   warn(obj: object, msg: string): void;
@@ -118,7 +119,8 @@ interface RawAnswer {
 
 interface Outgoing {
   method: 'GET' | 'POST';
-  url: string;
+  /** Path and query string, under the backend's origin. */
+  path: string;
   headers: Record<string, string>;
   body: string | undefined;
   endpoint: string;
@@ -174,7 +176,7 @@ export class UpstreamClient {
   async call<S extends z.ZodType>(ctx: CallContext, opts: CallOptions<S>): Promise<z.infer<S>> {
     const method = opts.method ?? 'GET';
     const shared = opts.shared === true && method === 'GET';
-    const url = buildUrl(this.#base, opts.path, opts.query);
+    const path = pathWithQuery(this.#base, opts.path, opts.query);
     const headers: Record<string, string> = {
       accept: 'application/json',
       [UPSTREAM_HEADERS.serviceToken]: this.#opts.serviceToken,
@@ -191,7 +193,7 @@ export class UpstreamClient {
       upstream: { method, path: opts.path, ...(shared ? { shared: true } : {}) },
       reqId: ctx.requestId,
     };
-    const out: Outgoing = { method, url, headers, body, endpoint: endpointTemplate(opts.path), where };
+    const out: Outgoing = { method, path, headers, body, endpoint: endpointTemplate(opts.path), where };
 
     if (!shared) {
       const raw = await this.#send(ctx, out);
@@ -203,7 +205,7 @@ export class UpstreamClient {
       return data;
     }
 
-    const flight = this.#flights.run(coalesceKey(method, url), ctx.requestId, () => this.#send(ctx, out));
+    const flight = this.#flights.run(coalesceKey(method, path), ctx.requestId, () => this.#send(ctx, out));
     if (!flight.joined) return this.#read(ctx, where, opts.schema, await flight.promise, out);
     // Joining is the normal case of a busy public read, so it is a debug line: at info it was a
     // log line per coalesced request, which is what coalescing exists to save.
@@ -227,20 +229,17 @@ export class UpstreamClient {
     // The whole-call deadline is a timer cleared when the call ends. AbortSignal.timeout() would
     // leave every call's timer to fire later, on a signal nobody listens to any more: measured
     // as a few percent of an owner read's CPU (docs/performance.md).
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException('upstream call deadline reached', 'TimeoutError')),
-      this.#opts.timeoutMs,
-    );
+    const deadline = new Deadline(this.#opts.timeoutMs);
     try {
-      return await this.#attempts(ctx, out, ticket, deadline.signal, performance.now() + this.#opts.timeoutMs);
+      return await this.#attempts(ctx, out, ticket, deadline);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
-  async #attempts(ctx: CallContext, out: Outgoing, ticket: Ticket, deadline: AbortSignal, deadlineAt: number): Promise<RawAnswer> {
-    const { method, url, headers, body, where } = out;
+  async #attempts(ctx: CallContext, out: Outgoing, ticket: Ticket, deadline: Deadline): Promise<RawAnswer> {
+    const { method, path, headers, body, where } = out;
+    const origin = this.#base.origin;
     const idempotent = method === 'GET';
     for (let attempt = 0; ; attempt += 1) {
       const started = performance.now();
@@ -251,15 +250,15 @@ export class UpstreamClient {
       let text: string;
       let replayed: boolean;
       try {
-        const res = await request(url, { method, headers, body, dispatcher: this.#dispatcher, signal: deadline });
-        status = res.statusCode;
+        const res = await exchange(this.#dispatcher, { origin, path, method, headers, body }, deadline);
+        status = res.status;
         replayed = String(res.headers[UPSTREAM_HEADERS.idempotentReplayed] ?? '').toLowerCase() === 'true';
-        text = await res.body.text();
+        text = res.text;
         answeredAt = performance.now();
       } catch (err) {
         this.#measure(out, 'failed', seconds());
         if (retryable && isRetryableError(err)) {
-          const wait = this.#waitBeforeRetry(attempt, deadlineAt);
+          const wait = this.#waitBeforeRetry(attempt, deadline.at);
           if (wait !== null) {
             ctx.log.warn(
               { ...where, attempt: attempt + 1, err: describeTransportError(err), retryInMs: wait },
@@ -274,7 +273,7 @@ export class UpstreamClient {
       }
 
       if (retryable && RETRY_STATUSES.has(status)) {
-        const wait = this.#waitBeforeRetry(attempt, deadlineAt);
+        const wait = this.#waitBeforeRetry(attempt, deadline.at);
         if (wait !== null) {
           const took = seconds();
           ctx.log.warn({ ...where, attempt: attempt + 1, status, retryInMs: wait }, 'upstream answered a retryable status; retrying');
@@ -389,8 +388,8 @@ function isBackendFailure(status: number, payload: unknown): boolean {
   return !parsed.success || parsed.data.errCode === 0 || mapUpstreamError(parsed.data.errCode).code === 'INTERNAL';
 }
 
-function coalesceKey(method: string, url: string): string {
-  const u = new URL(url);
+function coalesceKey(method: string, path: string): string {
+  const u = new URL(path, 'http://backend');
   u.searchParams.sort();
   return `${method} ${u.pathname}?${u.searchParams.toString()}`;
 }
@@ -406,7 +405,8 @@ function parseBase(baseUrl: string): Base {
   return { origin: u.origin, path: u.pathname.replace(/\/$/, '') };
 }
 
-function buildUrl(base: Base, path: string, query: CallOptions<z.ZodType>['query']): string {
+/** The request target under the backend's origin: its base path, the call's path, the query. */
+function pathWithQuery(base: Base, path: string, query: CallOptions<z.ZodType>['query']): string {
   // `new URL('/internal/..', base)` would drop a base path; keep it by joining explicitly.
   const url = new URL(`${base.path}${path}`, base.origin);
   if (query) {
@@ -414,7 +414,7 @@ function buildUrl(base: Base, path: string, query: CallOptions<z.ZodType>['query
       if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
     }
   }
-  return url.toString();
+  return `${url.pathname}${url.search}`;
 }
 
 function describeTransportError(err: unknown): string {

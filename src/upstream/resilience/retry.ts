@@ -8,6 +8,7 @@
  * Idempotency-Key, not by blind retries. Never after the whole-call deadline fired: the budget
  * is spent. Every wait and every attempt stays inside the one deadline of the call.
  */
+import type { Deadline } from '../exchange.ts';
 
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
@@ -54,18 +55,17 @@ export function backoffMs(attempt: number, o: BackoffOptions = DEFAULT_BACKOFF):
   return Math.round(ceiling / 2 + (ceiling / 2) * r);
 }
 
-/** Sleep, but wake (resolving false) as soon as the signal aborts. */
-export function sleepUnless(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
+/** Sleep, but wake (resolving false) as soon as the call's deadline fires. */
+export function sleepUnless(ms: number, deadline: Pick<Deadline, 'reason' | 'onExpire'>): Promise<boolean> {
+  if (deadline.reason !== null) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      stopWatching();
       resolve(true);
     }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stopWatching = deadline.onExpire(() => {
+      clearTimeout(timer);
+      resolve(false);
+    });
   });
 }
