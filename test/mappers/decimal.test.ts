@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Big from 'big.js';
+import fc from 'fast-check';
 import { dec4, dec4OrNull, dec6, decDifference, decFixed, decProduct, decRatio } from '../../mappers/decimal.ts';
 
 describe('dec4: shortest round-trip decimal, then half away from zero', () => {
@@ -95,5 +96,49 @@ describe('exact arithmetic helpers', () => {
   it('dec4OrNull keeps null', () => {
     expect(dec4OrNull(null)).toBeNull();
     expect(dec4OrNull(0.00005)).toBe('0.0001');
+  });
+});
+
+describe('floats that need no rounding take a shortcut around big.js, with the same answers', () => {
+  // The reference: big.js on the float's shortest decimal, negative zero unsigned.
+  const Ref = Big();
+  const modes = { 'half-up': 1, down: 0, up: 3, 'half-even': 2 } as const;
+  const reference = (x: number, places: number, mode: keyof typeof modes): string => {
+    const text = new Ref(x).toFixed(places, modes[mode]);
+    return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+  };
+  const mode = fc.constantFrom(...(Object.keys(modes) as (keyof typeof modes)[]));
+  const places = fc.integer({ min: 0, max: 8 });
+  // Amounts as the backend sends them: cents, quarter coins, whole numbers, and any double.
+  const floats = fc.oneof(
+    fc.integer({ min: -1e12, max: 1e12 }).map((n) => n / 100),
+    fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 4),
+    fc.integer({ min: -(2 ** 53), max: 2 ** 53 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(0, -0, 1e21, -1e21, 1e-7, 5e-324, 0.1 + 0.2, 123456.5, 99999999.99999),
+  );
+
+  it('agrees with big.js on every float, number of places and rounding mode', () => {
+    fc.assert(
+      fc.property(floats, places, mode, (x, p, m) => {
+        expect(decFixed(x, p, m)).toBe(reference(x, p, m));
+      }),
+      { numRuns: 20_000, seed: 20261123 },
+    );
+  });
+
+  it('pads whole and short amounts, and leaves exponent forms to big.js', () => {
+    expect(dec4(12)).toBe('12.0000');
+    expect(dec4(-12.5)).toBe('-12.5000');
+    expect(dec4(0.1234)).toBe('0.1234');
+    expect(decFixed(7, 0)).toBe('7');
+    expect(decFixed(2.5, 0)).toBe('3');
+    expect(dec4(1e21)).toBe('1000000000000000000000.0000');
+    expect(dec4(1e-7)).toBe('0.0000');
+  });
+
+  it('still refuses what is not a finite number', () => {
+    expect(() => dec4(Number.NaN)).toThrow();
+    expect(() => dec4(Number.POSITIVE_INFINITY)).toThrow();
   });
 });
