@@ -3,7 +3,7 @@
  * then the backend (by hash: the raw key never leaves this process). Each layer keeps a verdict
  * only for what is left of the revocation window, measured from when the backend gave it.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { UpstreamClient, CallContext } from '../upstream/client.ts';
 import { ApiKeyVerdict, UpstreamErrCode } from '../upstream/internal-api.ts';
@@ -31,7 +31,8 @@ export interface AuthenticatorOptions {
 export type KeyHash = string & { readonly __brand: 'KeyHash' };
 
 export function hashKey(rawKey: string): KeyHash {
-  return createHash('sha256').update(rawKey, 'utf8').digest('hex') as KeyHash;
+  // The one-shot form: a third of createHash()'s cost, run on every request.
+  return hash('sha256', rawKey, 'hex') as KeyHash;
 }
 
 export class KeyAuthenticator {
