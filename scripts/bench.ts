@@ -22,6 +22,8 @@
  *   (the gateways run with --cpu-prof and --heapsnapshot-signal; profiles under bench-results/),
  *   BENCH_BASELINE=<directory of another checkout> (a fourth target: that gateway, in-memory,
  *   in the same interleaved rounds; how each optimisation was measured against its parent),
+ *   BENCH_BASELINE_REDIS=1 (the baseline runs with Redis and limits, like the redis target,
+ *   under its own key prefix, and is compared with that target),
  *   BENCH_BASELINE_ENV=LOG_LEVEL=warn (environment of the baseline gateway only; with
  *   BENCH_BASELINE=. it measures what one setting costs)
  */
@@ -53,6 +55,9 @@ const scenarios = SCENARIOS.filter((s) => only === undefined || only.includes(s.
 type TargetName = 'proxy' | 'memory' | 'redis' | 'baseline';
 /** Another checkout of the gateway (a directory), run in-memory next to this one: before/after in one run. */
 const baselineDir = process.env.BENCH_BASELINE;
+/** The baseline as a Redis gateway (compared with `redis`) rather than in-memory (compared with `memory`). */
+const baselineRedis = process.env.BENCH_BASELINE_REDIS === '1';
+const baselineTwin: 'memory' | 'redis' = baselineRedis ? 'redis' : 'memory';
 /** BENCH_BASELINE_ENV=LOG_LEVEL=warn,… : settings of the baseline gateway only (what a setting costs). */
 const baselineEnv = (): Record<string, string> =>
   Object.fromEntries(
@@ -71,6 +76,8 @@ interface Round {
   units: number;
   failed: number;
   cpuSeconds: number;
+  /** CPU of the other processes during the run: the backend, the load generator (this process), redis-server. */
+  others: { backend: number; generator: number; redis: number };
   redisCommands?: CommandCounts;
 }
 
@@ -125,6 +132,17 @@ async function start(): Promise<
     NODE_ENV: 'production',
     CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
   };
+  // Limits on, every window raised so nothing is refused.
+  const big = '1000000000';
+  const redisGatewayEnv = {
+    REDIS_URL: redisUrl,
+    RATE_LIMITS: 'on',
+    RATE_LIMIT_READ_PER_MINUTE: big,
+    RATE_LIMIT_READ_PER_DAY: big,
+    RATE_LIMIT_SEARCH_PER_MINUTE: big,
+    RATE_LIMIT_WRITE_PER_MINUTE: big,
+    RATE_LIMIT_WRITE_PER_DAY: big,
+  };
   const profileFlags = (name: string) =>
     settings.profile
       ? [
@@ -153,7 +171,12 @@ async function start(): Promise<
       name: 'gateway (baseline)',
       args: [`${baselineDir}/src/server.ts`],
       nodeFlags: profileFlags('baseline'),
-      env: { ...gatewayEnv, PORT: String(baselinePort), RATE_LIMITS: 'off', ...baselineEnv() },
+      env: {
+        ...gatewayEnv,
+        PORT: String(baselinePort),
+        ...(baselineRedis ? { ...redisGatewayEnv, REDIS_KEY_PREFIX: 'bench-baseline:' } : { RATE_LIMITS: 'off' }),
+        ...baselineEnv(),
+      },
       port: baselinePort,
       readyPath: '/livez',
     });
@@ -161,22 +184,11 @@ async function start(): Promise<
   }
 
   const redisGatewayPort = await freePort();
-  const big = '1000000000';
   const redis = await spawnChild({
     name: 'gateway (redis)',
     args: ['src/server.ts'],
     nodeFlags: profileFlags('redis'),
-    env: {
-      ...gatewayEnv,
-      PORT: String(redisGatewayPort),
-      REDIS_URL: redisUrl,
-      RATE_LIMITS: 'on',
-      RATE_LIMIT_READ_PER_MINUTE: big,
-      RATE_LIMIT_READ_PER_DAY: big,
-      RATE_LIMIT_SEARCH_PER_MINUTE: big,
-      RATE_LIMIT_WRITE_PER_MINUTE: big,
-      RATE_LIMIT_WRITE_PER_DAY: big,
-    },
+    env: { ...gatewayEnv, PORT: String(redisGatewayPort), ...redisGatewayEnv },
     port: redisGatewayPort,
     readyPath: '/livez',
   });
@@ -191,7 +203,14 @@ async function stopAll(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-const procs: Partial<Record<TargetName, Child>> & { redis: Child; memory: Child; proxy: Child; redisUrl: string; sandbox: Child } =
+const procs: Partial<Record<TargetName, Child>> & {
+  redis: Child;
+  memory: Child;
+  proxy: Child;
+  redisUrl: string;
+  sandbox: Child;
+  redisServer: Child;
+} =
   await start().catch(async (err: unknown) => {
     await stopAll();
     throw err;
@@ -207,6 +226,20 @@ await fetch(`${procs.sandbox.url}/sandbox/admin/wallet/grant`, {
   headers: { 'x-service-token': SERVICE_TOKEN, 'content-type': 'application/json' },
   body: JSON.stringify({ userId: USERS.alice, currency: 'COIN', amount: 100_000_000 }),
 }).then((r) => r.arrayBuffer());
+
+/**
+ * CPU seconds so far of the processes that share the machine with the one under test. The
+ * throughput ratios depend on them too: on two cores, what the backend and the load generator
+ * spend per request is taken from the target's share.
+ */
+function otherCpu(): { backend: number; generator: number; redis: number } {
+  const self = process.cpuUsage();
+  return {
+    backend: cpuSeconds(procs.sandbox.pid),
+    generator: (self.user + self.system) / 1e6,
+    redis: cpuSeconds(procs.redisServer.pid),
+  };
+}
 
 const stepsOf = (s: Scenario, t: TargetName) => (t === 'proxy' ? s.proxy : s.gateway);
 const targetsOf = (s: Scenario) => TARGETS.filter((t) => stepsOf(s, t) !== undefined && !(t === 'proxy' && s.proxyOf !== undefined));
@@ -255,10 +288,12 @@ for (let round = 0; round < settings.rounds; round++) {
     const order = targets.map((_, i) => targets[(i + round) % targets.length] as TargetName);
     for (const t of order) {
       const pid = (procs[t] as Child).pid;
-      const cpuBefore = cpuSeconds(pid);
       const statsBefore = t === 'redis' ? await commandStats(redisClient) : undefined;
+      const cpuBefore = cpuSeconds(pid);
+      const othersBefore = otherCpu();
       const r = await drive(s, t, { duration: settings.seconds });
       const cpu = cpuSeconds(pid) - cpuBefore;
+      const othersAfter = otherCpu();
       const units = r.ok / s.requestsPerUnit;
       const entry: Round = {
         target: t,
@@ -268,6 +303,11 @@ for (let round = 0; round < settings.rounds; round++) {
         units,
         failed: r.failed,
         cpuSeconds: cpu,
+        others: {
+          backend: othersAfter.backend - othersBefore.backend,
+          generator: othersAfter.generator - othersBefore.generator,
+          redis: othersAfter.redis - othersBefore.redis,
+        },
       };
       if (statsBefore !== undefined) entry.redisCommands = commandDelta(statsBefore, await commandStats(redisClient));
       rounds.push(entry);
@@ -288,6 +328,8 @@ interface Figures {
   rate?: number;
   /** CPU per unit during the fixed-rate run: every target under the same load. */
   cpuMicrosAtRate?: number;
+  /** CPU per unit of the backend, the load generator and redis-server during the saturation runs. */
+  othersMicrosPerUnit: { backend: number; generator: number; redis: number };
   redisCommandsPerUnit?: number;
   redisCommands?: CommandCounts;
   roundTripsPerUnit?: number;
@@ -307,6 +349,11 @@ for (const s of scenarios) {
     const f: Figures = {
       unitsPerSecond: median(mine.map((r) => r.unitsPerSecond)),
       cpuMicrosPerUnit: (mine.reduce((a, r) => a + r.cpuSeconds, 0) / units) * 1e6,
+      othersMicrosPerUnit: {
+        backend: (mine.reduce((a, r) => a + r.others.backend, 0) / units) * 1e6,
+        generator: (mine.reduce((a, r) => a + r.others.generator, 0) / units) * 1e6,
+        redis: (mine.reduce((a, r) => a + r.others.redis, 0) / units) * 1e6,
+      },
     };
     if (t === 'redis') {
       const sum: CommandCounts = {};
@@ -406,6 +453,15 @@ for (const s of scenarios) {
     );
   }
 }
+log('');
+log('CPU µs per unit of the other processes during the saturation runs (backend / load generator / redis-server):');
+for (const s of scenarios) {
+  const cells = targetsOf(s).map((t) => {
+    const o = (figures[s.name]?.[t] as Figures).othersMicrosPerUnit;
+    return `${t} ${fx(o.backend, 0)} / ${fx(o.generator, 0)} / ${fx(o.redis, 0)}`;
+  });
+  log(`  ${s.name.padEnd(24)} ${cells.join('   ')}`);
+}
 log(
   `peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)${baselineDir === undefined ? '' : `, baseline ${fx(rss.baseline, 0)}`}`,
 );
@@ -440,10 +496,10 @@ if (pair?.roundTripsPerUnit !== undefined) summary.push(`preview+execution: ${fx
 if (me?.redis?.roundTripsPerUnit !== undefined) summary.push(`owner read: ${fx(me.redis.roundTripsPerUnit, 1)} Redis round trip(s)`);
 if (baselineDir !== undefined) {
   summary.push(
-    `this checkout vs baseline (in-memory): ${scenarios
+    `this checkout vs baseline (${baselineRedis ? 'Redis and limits' : 'in-memory'}): ${scenarios
       .map((s) => {
         const f = figures[s.name];
-        const [a, b] = [f?.memory, f?.baseline];
+        const [a, b] = [f?.[baselineTwin], f?.baseline];
         return a === undefined || b === undefined
           ? ''
           : `${s.name} ${fx(a.unitsPerSecond / b.unitsPerSecond)}× req/s, ${fx(a.cpuMicrosPerUnit / b.cpuMicrosPerUnit)}× CPU`;
