@@ -4,6 +4,7 @@
  * source folder) in microseconds per request, busy time only.
  *
  *   node scripts/bench/diff-profile.ts [scenario=me] [rate=1500] [seconds=10]
+ *   DIFF_REDIS_URL=redis://127.0.0.1:6379 node scripts/bench/diff-profile.ts me   # the gateway with Redis and limits
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { load } from './load.ts';
@@ -20,6 +21,22 @@ const rate = Number(rateArg);
 const seconds = Number(secondsArg);
 const dir = `bench-results/diff-${Date.now()}`;
 mkdirSync(dir, { recursive: true });
+/** With a Redis, the gateway runs with limits on, raised so nothing is refused, under its own key prefix. */
+const redisUrl = process.env.DIFF_REDIS_URL;
+const big = '1000000000';
+const redisEnv: Record<string, string> =
+  redisUrl === undefined
+    ? { RATE_LIMITS: 'off' }
+    : {
+        REDIS_URL: redisUrl,
+        REDIS_KEY_PREFIX: `diff-profile-${Date.now()}:`,
+        RATE_LIMITS: 'on',
+        RATE_LIMIT_READ_PER_MINUTE: big,
+        RATE_LIMIT_READ_PER_DAY: big,
+        RATE_LIMIT_SEARCH_PER_MINUTE: big,
+        RATE_LIMIT_WRITE_PER_MINUTE: big,
+        RATE_LIMIT_WRITE_PER_DAY: big,
+      };
 const prof = (who: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${who}.cpuprofile`];
 
 const children: Child[] = [];
@@ -56,7 +73,7 @@ try {
       UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
-      RATE_LIMITS: 'off',
+      ...redisEnv,
       CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
     },
     port: gatewayPort,
@@ -93,7 +110,7 @@ try {
   }
   const rows = [...areas].sort((a, b) => (b[1].gateway ?? 0) - (b[1].proxy ?? 0) - ((a[1].gateway ?? 0) - (a[1].proxy ?? 0)));
   const total = (who: string) => rows.reduce((s, [, r]) => s + (r[who] ?? 0), 0);
-  console.log(`${name} at ${rate}/s for ${seconds} s; requests: proxy ${counts.proxy}, gateway ${counts.gateway}`);
+  console.log(`${name} at ${rate}/s for ${seconds} s, ${redisUrl === undefined ? 'in-memory' : 'Redis and limits'}; requests: proxy ${counts.proxy}, gateway ${counts.gateway}`);
   console.log(`busy µs per request: proxy ${total('proxy').toFixed(0)}, gateway ${total('gateway').toFixed(0)}`);
   console.log('area'.padEnd(44), 'proxy'.padStart(8), 'gateway'.padStart(8), 'diff'.padStart(8));
   for (const [area, r] of rows) {
