@@ -31,7 +31,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { USERS } from '../sandbox/ids.ts';
 import { load, type LoadResult } from './bench/load.ts';
-import { cpuSeconds, freePort, peakRssMb, spawnChild, type Child } from './bench/processes.ts';
+import { cpuSeconds, freePort, peakRssMb, spawnChild, startFlags, type Child } from './bench/processes.ts';
 import { commandDelta, commandStats, roundTrips, total, type CommandCounts } from './bench/redis.ts';
 import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
 
@@ -157,7 +157,7 @@ async function start(): Promise<
   const memory = await spawnChild({
     name: 'gateway (memory)',
     args: ['src/server.ts'],
-    nodeFlags: profileFlags('memory'),
+    nodeFlags: [...startFlags(), ...profileFlags('memory')],
     env: { ...gatewayEnv, PORT: String(memoryPort), RATE_LIMITS: 'off' },
     port: memoryPort,
     readyPath: '/livez',
@@ -170,7 +170,7 @@ async function start(): Promise<
     baseline = await spawnChild({
       name: 'gateway (baseline)',
       args: [`${baselineDir}/src/server.ts`],
-      nodeFlags: profileFlags('baseline'),
+      nodeFlags: [...startFlags(baselineDir), ...profileFlags('baseline')],
       env: {
         ...gatewayEnv,
         PORT: String(baselinePort),
@@ -187,7 +187,7 @@ async function start(): Promise<
   const redis = await spawnChild({
     name: 'gateway (redis)',
     args: ['src/server.ts'],
-    nodeFlags: profileFlags('redis'),
+    nodeFlags: [...startFlags(), ...profileFlags('redis')],
     env: { ...gatewayEnv, PORT: String(redisGatewayPort), ...redisGatewayEnv },
     port: redisGatewayPort,
     readyPath: '/livez',

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { load } from './load.ts';
-import { freePort, spawnChild, type Child } from './processes.ts';
+import { freePort, spawnChild, startFlags, type Child } from './processes.ts';
 import { areaOf, selfTimes, type Profile } from './profile-top.ts';
 import { SCENARIOS, SERVICE_TOKEN } from './scenarios.ts';
 
@@ -64,7 +64,7 @@ try {
   const gateway = await spawnChild({
     name: 'gateway',
     args: ['src/server.ts'],
-    nodeFlags: prof('gateway'),
+    nodeFlags: [...startFlags(), ...prof('gateway')],
     env: {
       HOST: '127.0.0.1',
       PORT: String(gatewayPort),

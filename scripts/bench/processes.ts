@@ -121,6 +121,18 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(forced);
 }
 
+/**
+ * The node flags `npm start` gives the gateway in checkout `dir` (its package.json's start
+ * script, `node <flags> src/server.ts`), so the benchmark runs each gateway as it is deployed;
+ * the image sets the same flags (test/deploy/image.test.ts).
+ */
+export function startFlags(dir = '.'): string[] {
+  const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts?: { start?: string } };
+  const words = (pkg.scripts?.start ?? '').split(/\s+/).filter((w) => w !== '');
+  if (words[0] !== 'node' || words.at(-1) !== 'src/server.ts') throw new Error(`${dir}/package.json: start is not "node [flags] src/server.ts"`);
+  return words.slice(1, -1);
+}
+
 /** CPU seconds (user + system) the process has used so far. */
 export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -136,6 +136,13 @@ describe('Dockerfile', () => {
     expect(last(production, 'STOPSIGNAL')?.args).toBe('SIGTERM');
   });
 
+  it('gives node the same flags as npm start, which the benchmark measures with', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    const flags = pkg.scripts.start.replace(/^node\s+/, '').replace(/\s*src\/server\.ts$/, '');
+    expect(flags).toMatch(/--max-semi-space-size=\d+/);
+    expect(envOf(production).get('NODE_OPTIONS')).toBe(flags);
+  });
+
   it('runs as a numeric, non-root user', () => {
     const user = last(production, 'USER')?.args ?? 'root';
     expect(user).toMatch(/^\d+(:\d+)?$/);
