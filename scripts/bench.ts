@@ -210,11 +210,10 @@ const procs: Partial<Record<TargetName, Child>> & {
   redisUrl: string;
   sandbox: Child;
   redisServer: Child;
-} =
-  await start().catch(async (err: unknown) => {
-    await stopAll();
-    throw err;
-  });
+} = await start().catch(async (err: unknown) => {
+  await stopAll();
+  throw err;
+});
 process.on('SIGINT', () => {
   void stopAll().then(() => process.exit(130));
 });
@@ -457,7 +456,8 @@ log('');
 log('CPU µs per unit of the other processes during the saturation runs (backend / load generator / redis-server):');
 for (const s of scenarios) {
   const cells = targetsOf(s).map((t) => {
-    const o = (figures[s.name]?.[t] as Figures).othersMicrosPerUnit;
+    const o = (figures[s.name] as Partial<Record<TargetName, Figures>>)[t]?.othersMicrosPerUnit;
+    if (o === undefined) return `${t} -`;
     return `${t} ${fx(o.backend, 0)} / ${fx(o.generator, 0)} / ${fx(o.redis, 0)}`;
   });
   log(`  ${s.name.padEnd(24)} ${cells.join('   ')}`);

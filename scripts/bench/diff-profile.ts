@@ -110,7 +110,9 @@ try {
   }
   const rows = [...areas].sort((a, b) => (b[1].gateway ?? 0) - (b[1].proxy ?? 0) - ((a[1].gateway ?? 0) - (a[1].proxy ?? 0)));
   const total = (who: string) => rows.reduce((s, [, r]) => s + (r[who] ?? 0), 0);
-  console.log(`${name} at ${rate}/s for ${seconds} s, ${redisUrl === undefined ? 'in-memory' : 'Redis and limits'}; requests: proxy ${counts.proxy}, gateway ${counts.gateway}`);
+  console.log(
+    `${name} at ${rate}/s for ${seconds} s, ${redisUrl === undefined ? 'in-memory' : 'Redis and limits'}; requests: proxy ${counts.proxy}, gateway ${counts.gateway}`,
+  );
   console.log(`busy µs per request: proxy ${total('proxy').toFixed(0)}, gateway ${total('gateway').toFixed(0)}`);
   console.log('area'.padEnd(44), 'proxy'.padStart(8), 'gateway'.padStart(8), 'diff'.padStart(8));
   for (const [area, r] of rows) {

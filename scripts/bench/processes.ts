@@ -129,7 +129,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
 export function startFlags(dir = '.'): string[] {
   const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts?: { start?: string } };
   const words = (pkg.scripts?.start ?? '').split(/\s+/).filter((w) => w !== '');
-  if (words[0] !== 'node' || words.at(-1) !== 'src/server.ts') throw new Error(`${dir}/package.json: start is not "node [flags] src/server.ts"`);
+  if (words[0] !== 'node' || words.at(-1) !== 'src/server.ts')
+    throw new Error(`${dir}/package.json: start is not "node [flags] src/server.ts"`);
   return words.slice(1, -1);
 }
 
