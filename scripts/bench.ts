@@ -33,6 +33,7 @@ import { USERS } from '../sandbox/ids.ts';
 import { load, type LoadResult } from './bench/load.ts';
 import { cpuSeconds, freePort, peakRssMb, spawnChild, startFlags, type Child } from './bench/processes.ts';
 import { commandDelta, commandStats, roundTrips, total, type CommandCounts } from './bench/redis.ts';
+import { gatewayEnv, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
 import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -105,44 +106,13 @@ async function start(): Promise<
   children.push(redisServer);
   const redisUrl = `redis://127.0.0.1:${redisPort}`;
 
-  const sandboxPort = await freePort();
-  const sandbox = await spawnChild({
-    name: 'sandbox',
-    args: ['sandbox/main.ts'],
-    env: { PORT: String(sandboxPort), UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN },
-    port: sandboxPort,
-  });
+  const sandbox = await spawnSandbox();
   children.push(sandbox);
-
-  const proxyPort = await freePort();
-  const proxy = await spawnChild({
-    name: 'proxy',
-    args: ['scripts/bench/proxy.ts'],
-    env: { PORT: String(proxyPort), UPSTREAM_URL: sandbox.url, LOG_LEVEL: settings.logLevel },
-    port: proxyPort,
-  });
+  const proxy = await spawnProxy(sandbox.url, settings.logLevel);
   children.push(proxy);
 
-  const gatewayEnv = {
-    HOST: '127.0.0.1',
-    ADMIN_PORT: '0',
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
-    LOG_LEVEL: settings.logLevel,
-    NODE_ENV: 'production',
-    CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
-  };
-  // Limits on, every window raised so nothing is refused.
-  const big = '1000000000';
-  const redisGatewayEnv = {
-    REDIS_URL: redisUrl,
-    RATE_LIMITS: 'on',
-    RATE_LIMIT_READ_PER_MINUTE: big,
-    RATE_LIMIT_READ_PER_DAY: big,
-    RATE_LIMIT_SEARCH_PER_MINUTE: big,
-    RATE_LIMIT_WRITE_PER_MINUTE: big,
-    RATE_LIMIT_WRITE_PER_DAY: big,
-  };
+  const gatewayEnvironment = gatewayEnv(sandbox.url, settings.logLevel);
+  const redisGatewayEnv = limitedRedisEnv(redisUrl);
   const profileFlags = (name: string) =>
     settings.profile
       ? [
@@ -158,7 +128,7 @@ async function start(): Promise<
     name: 'gateway (memory)',
     args: ['src/server.ts'],
     nodeFlags: [...startFlags(), ...profileFlags('memory')],
-    env: { ...gatewayEnv, PORT: String(memoryPort), RATE_LIMITS: 'off' },
+    env: { ...gatewayEnvironment, PORT: String(memoryPort), RATE_LIMITS: 'off' },
     port: memoryPort,
     readyPath: '/livez',
   });
@@ -172,7 +142,7 @@ async function start(): Promise<
       args: [`${baselineDir}/src/server.ts`],
       nodeFlags: [...startFlags(baselineDir), ...profileFlags('baseline')],
       env: {
-        ...gatewayEnv,
+        ...gatewayEnvironment,
         PORT: String(baselinePort),
         ...(baselineRedis ? { ...redisGatewayEnv, REDIS_KEY_PREFIX: 'bench-baseline:' } : { RATE_LIMITS: 'off' }),
         ...baselineEnv(),
@@ -188,7 +158,7 @@ async function start(): Promise<
     name: 'gateway (redis)',
     args: ['src/server.ts'],
     nodeFlags: [...startFlags(), ...profileFlags('redis')],
-    env: { ...gatewayEnv, PORT: String(redisGatewayPort), ...redisGatewayEnv },
+    env: { ...gatewayEnvironment, PORT: String(redisGatewayPort), ...redisGatewayEnv },
     port: redisGatewayPort,
     readyPath: '/livez',
   });

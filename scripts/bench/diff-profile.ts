@@ -10,7 +10,8 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { load } from './load.ts';
 import { freePort, spawnChild, startFlags, type Child } from './processes.ts';
 import { areaOf, selfTimes, type Profile } from './profile-top.ts';
-import { SCENARIOS, SERVICE_TOKEN } from './scenarios.ts';
+import { gatewayEnv, limitedRedisEnv, spawnProxy, spawnSandbox } from './parties.ts';
+import { SCENARIOS } from './scenarios.ts';
 
 const [name = 'me', rateArg = '1500', secondsArg = '10'] = process.argv.slice(2);
 const scenario = SCENARIOS.find((s) => s.name === name);
@@ -23,41 +24,16 @@ const dir = `bench-results/diff-${Date.now()}`;
 mkdirSync(dir, { recursive: true });
 /** With a Redis, the gateway runs with limits on, raised so nothing is refused, under its own key prefix. */
 const redisUrl = process.env.DIFF_REDIS_URL;
-const big = '1000000000';
 const redisEnv: Record<string, string> =
-  redisUrl === undefined
-    ? { RATE_LIMITS: 'off' }
-    : {
-        REDIS_URL: redisUrl,
-        REDIS_KEY_PREFIX: `diff-profile-${Date.now()}:`,
-        RATE_LIMITS: 'on',
-        RATE_LIMIT_READ_PER_MINUTE: big,
-        RATE_LIMIT_READ_PER_DAY: big,
-        RATE_LIMIT_SEARCH_PER_MINUTE: big,
-        RATE_LIMIT_WRITE_PER_MINUTE: big,
-        RATE_LIMIT_WRITE_PER_DAY: big,
-      };
+  redisUrl === undefined ? { RATE_LIMITS: 'off' } : { ...limitedRedisEnv(redisUrl), REDIS_KEY_PREFIX: `diff-profile-${Date.now()}:` };
 const prof = (who: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${who}.cpuprofile`];
 
 const children: Child[] = [];
 try {
-  const sandboxPort = await freePort();
-  const sandbox = await spawnChild({
-    name: 'sandbox',
-    args: ['sandbox/main.ts'],
-    env: { PORT: String(sandboxPort), UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN },
-    port: sandboxPort,
-  });
+  const sandbox = await spawnSandbox();
   children.push(sandbox);
-  const proxyPort = await freePort();
   const proxyStarted = performance.now();
-  const proxy = await spawnChild({
-    name: 'proxy',
-    args: ['scripts/bench/proxy.ts'],
-    nodeFlags: prof('proxy'),
-    env: { PORT: String(proxyPort), UPSTREAM_URL: sandbox.url, LOG_LEVEL: 'info' },
-    port: proxyPort,
-  });
+  const proxy = await spawnProxy(sandbox.url, 'info', prof('proxy'));
   children.push(proxy);
   const gatewayPort = await freePort();
   const gatewayStarted = performance.now();
@@ -65,17 +41,7 @@ try {
     name: 'gateway',
     args: ['src/server.ts'],
     nodeFlags: [...startFlags(), ...prof('gateway')],
-    env: {
-      HOST: '127.0.0.1',
-      PORT: String(gatewayPort),
-      ADMIN_PORT: '0',
-      UPSTREAM_URL: sandbox.url,
-      UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'production',
-      ...redisEnv,
-      CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
-    },
+    env: { ...gatewayEnv(sandbox.url, 'info'), PORT: String(gatewayPort), ...redisEnv },
     port: gatewayPort,
     readyPath: '/livez',
   });

@@ -1,0 +1,55 @@
+/**
+ * The processes every measurement starts the same way: the sandbox backend, the bare proxy,
+ * and the environment a gateway runs with (in-memory, or Redis with limits raised so nothing
+ * is refused). Shared by the benchmark and diff-profile.ts so both measure the same parties.
+ */
+import { freePort, spawnChild, type Child } from './processes.ts';
+import { SERVICE_TOKEN } from './scenarios.ts';
+
+export async function spawnSandbox(): Promise<Child> {
+  const port = await freePort();
+  return spawnChild({
+    name: 'sandbox',
+    args: ['sandbox/main.ts'],
+    env: { PORT: String(port), UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN },
+    port,
+  });
+}
+
+export async function spawnProxy(upstreamUrl: string, logLevel: string, nodeFlags: string[] = []): Promise<Child> {
+  const port = await freePort();
+  return spawnChild({
+    name: 'proxy',
+    args: ['scripts/bench/proxy.ts'],
+    nodeFlags,
+    env: { PORT: String(port), UPSTREAM_URL: upstreamUrl, LOG_LEVEL: logLevel },
+    port,
+  });
+}
+
+/** A gateway as deployed in production, against `upstreamUrl`; add PORT and the store settings. */
+export function gatewayEnv(upstreamUrl: string, logLevel: string): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    ADMIN_PORT: '0',
+    UPSTREAM_URL: upstreamUrl,
+    UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
+    LOG_LEVEL: logLevel,
+    NODE_ENV: 'production',
+    CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
+  };
+}
+
+/** Redis and limits on, every window raised to 10⁹ so nothing is refused. */
+export function limitedRedisEnv(redisUrl: string): Record<string, string> {
+  const big = '1000000000';
+  return {
+    REDIS_URL: redisUrl,
+    RATE_LIMITS: 'on',
+    RATE_LIMIT_READ_PER_MINUTE: big,
+    RATE_LIMIT_READ_PER_DAY: big,
+    RATE_LIMIT_SEARCH_PER_MINUTE: big,
+    RATE_LIMIT_WRITE_PER_MINUTE: big,
+    RATE_LIMIT_WRITE_PER_DAY: big,
+  };
+}
