@@ -8,7 +8,7 @@
  *
  * Backend trouble (docs/operations.md, "When the backend fails"):
  * - connect, headers and body timeouts are bounded by the agent, and the whole call by one
- *   deadline (UPSTREAM_TIMEOUT_MS), both in the one exchange of exchange.ts;
+ *   deadline (UPSTREAM_TIMEOUT_MS; the Deadline of exchange.ts);
  * - GETs are retried a few times on connection errors and 502/503/504, with a small jittered
  *   backoff, inside that deadline; POSTs never are (resilience/retry.ts);
  * - a circuit breaker answers fast while the backend is down (resilience/breaker.ts);
