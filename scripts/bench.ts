@@ -24,6 +24,8 @@
  *   in the same interleaved rounds; how each optimisation was measured against its parent),
  *   BENCH_BASELINE_REDIS=1 (the baseline runs with Redis and limits, like the redis target,
  *   under its own key prefix, and is compared with that target),
+ *   BENCH_BASELINE_FLAGS="--max-semi-space-size=64" (node flags of the baseline gateway
+ *   instead of its checkout's `npm start` flags; a V8 flag in NODE_OPTIONS would lose to them),
  *   BENCH_BASELINE_ENV=LOG_LEVEL=warn (environment of the baseline gateway only; with
  *   BENCH_BASELINE=. it measures what one setting costs)
  */
@@ -59,6 +61,11 @@ const baselineDir = process.env.BENCH_BASELINE;
 /** The baseline as a Redis gateway (compared with `redis`) rather than in-memory (compared with `memory`). */
 const baselineRedis = process.env.BENCH_BASELINE_REDIS === '1';
 const baselineTwin: 'memory' | 'redis' = baselineRedis ? 'redis' : 'memory';
+/**
+ * Node flags of the baseline instead of its start script's: flags on the command line win over
+ * NODE_OPTIONS, so a V8 setting is compared here rather than through BENCH_BASELINE_ENV.
+ */
+const baselineFlags = process.env.BENCH_BASELINE_FLAGS?.split(/\s+/).filter((f) => f !== '');
 /** BENCH_BASELINE_ENV=LOG_LEVEL=warn,… : settings of the baseline gateway only (what a setting costs). */
 const baselineEnv = (): Record<string, string> =>
   Object.fromEntries(
@@ -140,7 +147,7 @@ async function start(): Promise<
     baseline = await spawnChild({
       name: 'gateway (baseline)',
       args: [`${baselineDir}/src/server.ts`],
-      nodeFlags: [...startFlags(baselineDir), ...profileFlags('baseline')],
+      nodeFlags: [...(baselineFlags ?? startFlags(baselineDir)), ...profileFlags('baseline')],
       env: {
         ...gatewayEnvironment,
         PORT: String(baselinePort),
