@@ -100,6 +100,17 @@ describe('KeyAuthenticator', () => {
     expect(backend.calls).toHaveLength(1);
   });
 
+  it('serves every one of many concurrent requests that find the verdict spent, asking the backend once more', async () => {
+    const backend = keyBackend({ [KEY]: active });
+    const clock = { t: 0 };
+    const auth = make(backend, clock);
+    await auth.authenticate(hashKey(KEY), ctx);
+    clock.t = 60_000; // the window is spent for all of them at once
+    const callers = await Promise.allSettled(Array.from({ length: 20 }, () => auth.authenticate(hashKey(KEY), ctx)));
+    expect(callers.filter((c) => c.status === 'rejected')).toEqual([]);
+    expect(backend.calls).toHaveLength(2);
+  });
+
   it('keeps a negative verdict shorter than a positive one', async () => {
     const table: Record<string, ApiKeyVerdict | 'unknown'> = { [KEY]: 'unknown' };
     const backend = keyBackend(table);
