@@ -3,7 +3,7 @@
  * peak memory can be read from /proc/<pid> without any help from the process itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -142,6 +142,27 @@ export function cpuSeconds(pid: number): number {
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   return (utime + stime) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds so far of the process's V8 worker threads: the optimising compilers and the
+ * concurrent garbage collector. While code is still being compiled it is most of their time;
+ * once the hot paths are optimised only concurrent marking is left, a few percent of a core.
+ */
+export function v8WorkerCpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'V8Worker') continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / TICKS_PER_SECOND;
 }
 
 /** Peak resident set size (VmHWM) in MB. */
