@@ -37,7 +37,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { USERS } from '../sandbox/ids.ts';
 import { load, type LoadResult } from './bench/load.ts';
-import { cpuSeconds, freePort, peakRssMb, spawnChild, startFlags, v8WorkerCpuSeconds, type Child } from './bench/processes.ts';
+import {
+  cpuSeconds,
+  describeWarmUp,
+  freePort,
+  peakRssMb,
+  spawnChild,
+  startFlags,
+  warmUntilSettled,
+  type Child,
+  type WarmUp,
+} from './bench/processes.ts';
 import { commandDelta, commandStats, roundTrips, total, type CommandCounts } from './bench/redis.ts';
 import { gatewayEnv, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
 import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
@@ -263,34 +273,22 @@ log(
 // fifth to a third of a core busy for 15–20 s of load, and the proxy's (less code) for less:
 // counted in the timed rounds, that start-up cost would read as CPU per request, and more so
 // for the gateway. Each target's warm-up is printed and kept in the raw figures.
-const warmups: Partial<Record<TargetName, { passes: number; seconds: number; v8WorkerCpuSeconds: number; lastPassShare: number }>> = {};
+const warmups: Partial<Record<TargetName, WarmUp>> = {};
 for (const t of TARGETS) {
-  const pid = (procs[t] as Child).pid;
   const served = scenarios.filter((s) => targetsOf(s).includes(t));
-  const begun = performance.now();
-  const workersBefore = v8WorkerCpuSeconds(pid);
-  let passes = 0;
-  let share = Number.NaN;
-  do {
-    const passBegun = performance.now();
-    const passWorkers = v8WorkerCpuSeconds(pid);
-    for (const s of served) {
-      const r = await drive(s, t, { duration: settings.warmupSeconds });
-      if (r.ok === 0 || r.failed > 0) throw new Error(`${s.name} on ${t}: ${r.failed} failed, ${r.ok} ok; ${r.sample ?? ''}`);
-    }
-    passes += 1;
-    share = (v8WorkerCpuSeconds(pid) - passWorkers) / ((performance.now() - passBegun) / 1000);
-  } while (share >= settings.jitQuiet && passes < settings.warmupPasses);
-  const w = {
-    passes,
-    seconds: (performance.now() - begun) / 1000,
-    v8WorkerCpuSeconds: v8WorkerCpuSeconds(pid) - workersBefore,
-    lastPassShare: share,
-  };
-  warmups[t] = w;
-  log(
-    `warm-up ${t}: ${w.passes} pass(es) in ${w.seconds.toFixed(0)} s; V8 workers ${w.v8WorkerCpuSeconds.toFixed(1)} s of CPU, ${(share * 100).toFixed(0)}% of a core in the last pass${share >= settings.jitQuiet ? ' (not settled: BENCH_WARMUP_PASSES reached)' : ''}`,
+  const w = await warmUntilSettled(
+    (procs[t] as Child).pid,
+    async () => {
+      for (const s of served) {
+        const r = await drive(s, t, { duration: settings.warmupSeconds });
+        if (r.ok === 0 || r.failed > 0) throw new Error(`${s.name} on ${t}: ${r.failed} failed, ${r.ok} ok; ${r.sample ?? ''}`);
+      }
+    },
+    settings.jitQuiet,
+    settings.warmupPasses,
   );
+  warmups[t] = w;
+  log(describeWarmUp(t, w));
 }
 
 const rounds: Round[] = [];

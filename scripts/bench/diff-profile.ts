@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { load } from './load.ts';
-import { freePort, spawnChild, startFlags, type Child } from './processes.ts';
+import { describeWarmUp, freePort, spawnChild, startFlags, warmUntilSettled, type Child } from './processes.ts';
 import { areaOf, selfTimes, type Profile } from './profile-top.ts';
 import { gatewayEnv, limitedRedisEnv, spawnProxy, spawnSandbox } from './parties.ts';
 import { SCENARIOS } from './scenarios.ts';
@@ -47,7 +47,8 @@ try {
   });
   children.push(gateway);
 
-  // Samples before the measured run (start-up, warm-up) are left out of each profile.
+  // Samples before the measured run (start-up, and a warm-up until the JIT has settled) are left
+  // out of each profile.
   const counts: Record<string, number> = {};
   const skipUs: Record<string, number> = {};
   const spawned = { proxy: proxyStarted, gateway: gatewayStarted };
@@ -55,7 +56,14 @@ try {
     ['proxy', proxy.url, proxySteps],
     ['gateway', gateway.url, scenario.gateway],
   ] as const) {
-    await load({ url, steps: [...steps], connections: 32, duration: 2 }); // warm-up
+    const pid = (children.find((c) => c.url === url) as Child).pid;
+    const warm = await warmUntilSettled(
+      pid,
+      async () => void (await load({ url, steps: [...steps], connections: 32, duration: 2 })),
+      0.05,
+      15,
+    );
+    console.log(describeWarmUp(who, warm));
     skipUs[who] = (performance.now() - spawned[who]) * 1000;
     const r = await load({ url, steps: [...steps], connections: 32, duration: seconds, overallRate: rate });
     counts[who] = r.ok;

@@ -165,6 +165,46 @@ export function v8WorkerCpuSeconds(pid: number): number {
   return ticks / TICKS_PER_SECOND;
 }
 
+export interface WarmUp {
+  passes: number;
+  seconds: number;
+  /** CPU seconds of the V8 worker threads over the whole warm-up. */
+  v8WorkerCpuSeconds: number;
+  /** Their share of a core over the last pass; settled when below the threshold. */
+  lastPassShare: number;
+  settled: boolean;
+}
+
+/**
+ * Run `pass` (a load on the process) again and again until the process's JIT has settled: its
+ * V8 worker threads below `quiet` of a core over a pass, or `maxPasses` reached.
+ */
+export async function warmUntilSettled(pid: number, pass: () => Promise<void>, quiet: number, maxPasses: number): Promise<WarmUp> {
+  const begun = performance.now();
+  const before = v8WorkerCpuSeconds(pid);
+  let passes = 0;
+  let share = Number.NaN;
+  do {
+    const passBegun = performance.now();
+    const passBefore = v8WorkerCpuSeconds(pid);
+    await pass();
+    passes += 1;
+    share = (v8WorkerCpuSeconds(pid) - passBefore) / ((performance.now() - passBegun) / 1000);
+  } while (share >= quiet && passes < maxPasses);
+  return {
+    passes,
+    seconds: (performance.now() - begun) / 1000,
+    v8WorkerCpuSeconds: v8WorkerCpuSeconds(pid) - before,
+    lastPassShare: share,
+    settled: share < quiet,
+  };
+}
+
+/** One line saying how a warm-up went. */
+export function describeWarmUp(who: string, w: WarmUp): string {
+  return `warm-up ${who}: ${w.passes} pass(es) in ${w.seconds.toFixed(0)} s; V8 workers ${w.v8WorkerCpuSeconds.toFixed(1)} s of CPU, ${(w.lastPassShare * 100).toFixed(0)}% of a core in the last pass${w.settled ? '' : ' (not settled: pass limit reached)'}`;
+}
+
 /** Peak resident set size (VmHWM) in MB. */
 export function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
