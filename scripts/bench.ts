@@ -34,6 +34,7 @@
  *   BENCH_BASELINE=. it measures what one setting costs)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { Redis } from 'ioredis';
 import { USERS } from '../sandbox/ids.ts';
 import { load, type LoadResult } from './bench/load.ts';
@@ -42,6 +43,7 @@ import {
   describeWarmUp,
   freePort,
   peakRssMb,
+  pinToCpus,
   spawnChild,
   startFlags,
   warmUntilSettled,
@@ -67,6 +69,8 @@ const settings = {
   /** Settled: V8 worker threads below this share of a core over a warm-up pass. */
   jitQuiet: num('BENCH_JIT_QUIET', 0.05),
   connections: num('BENCH_CONNECTIONS', 32),
+  /** Pin the process under test to CPU 0 and the others to the remaining CPUs (BENCH_PIN=0: off). */
+  pin: process.env.BENCH_PIN !== '0',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
   profile: process.env.BENCH_PROFILE === '1',
 };
@@ -212,6 +216,20 @@ const procs: Partial<Record<TargetName, Child>> & {
 process.on('SIGINT', () => {
   void stopAll().then(() => process.exit(130));
 });
+
+// The process under test gets a core of its own, and everything else (the backend, redis-server,
+// this load generator) the others. Left to the scheduler, the targets' neighbours on their core
+// changed from run to run, and with them the CPU per request measured for the same code by up
+// to a third; pinned, every target meets the same conditions, which is also how a replica runs
+// in production: on its own CPU, with the backend and Redis elsewhere.
+const cpuCount = availableParallelism();
+const pinned = settings.pin && cpuCount >= 2;
+if (pinned) {
+  const rest = cpuCount === 2 ? '1' : `1-${cpuCount - 1}`;
+  for (const t of TARGETS) pinToCpus((procs[t] as Child).pid, '0');
+  for (const other of [procs.sandbox, procs.redisServer]) pinToCpus(other.pid, rest);
+  pinToCpus(process.pid, rest);
+}
 const redisClient = new Redis(procs.redisUrl);
 
 // Opinions cost coins; enough for any run.
@@ -260,10 +278,9 @@ log(
   `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, rate runs of ${settings.rateSeconds} s, log level ${settings.logLevel}`,
 );
 log(
-  `machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os'))
-    .loadavg()
+  `machine: ${cpuCount} cores, load average ${loadavg()
     .map((l) => l.toFixed(2))
-    .join(' ')}`,
+    .join(' ')}; ${pinned ? 'process under test on CPU 0, the others on the rest' : 'no CPU pinning'}`,
 );
 
 // Sanity and warm-up. Every target answers every scenario correctly before anything is timed,
@@ -341,6 +358,13 @@ interface Figures {
   cpuMicrosAtRate?: number;
   /** CPU per unit of the backend, the load generator and redis-server during the saturation runs. */
   othersMicrosPerUnit: { backend: number; generator: number; redis: number };
+  /**
+   * Throughput and CPU per unit against the proxy's in the same round, median over the rounds.
+   * The machine's speed drifts over a run (the proxy's CPU per owner read went 105 → 139 →
+   * 202 µs over the three rounds of one run); targets measured seconds apart in one round see
+   * nearly the same machine, so these ratios move less than those of the whole-run figures.
+   */
+  perRound?: { throughput: number; cpu: number };
   redisCommandsPerUnit?: number;
   redisCommands?: CommandCounts;
   roundTripsPerUnit?: number;
@@ -373,6 +397,22 @@ for (const s of scenarios) {
       f.redisCommandsPerUnit = total(sum) / units;
     }
     (figures[s.name] as Record<TargetName, Figures>)[t] = f;
+  }
+}
+
+for (const s of scenarios) {
+  const floorName = s.proxyOf ?? s.name;
+  for (const t of targetsOf(s)) {
+    if (t === 'proxy') continue;
+    const pairs = rounds
+      .filter((r) => r.scenario === s.name && r.target === t)
+      .map((r) => [r, rounds.find((p) => p.scenario === floorName && p.target === 'proxy' && p.round === r.round)] as const)
+      .filter((pair): pair is readonly [Round, Round] => pair[1] !== undefined);
+    if (pairs.length === 0) continue;
+    (figures[s.name]?.[t] as Figures).perRound = {
+      throughput: median(pairs.map(([r, p]) => r.unitsPerSecond / p.unitsPerSecond)),
+      cpu: median(pairs.map(([r, p]) => r.cpuSeconds / r.units / (p.cpuSeconds / p.units))),
+    };
   }
 }
 
@@ -474,6 +514,17 @@ for (const s of scenarios) {
   });
   log(`  ${s.name.padEnd(24)} ${cells.join('   ')}`);
 }
+log('Against the proxy within each round, median over the rounds (throughput × / CPU per unit ×):');
+for (const s of scenarios) {
+  const cells = targetsOf(s)
+    .filter((t) => t !== 'proxy')
+    .map((t) => {
+      const r = figures[s.name]?.[t]?.perRound;
+      return r === undefined ? '' : `${t} ${fx(r.throughput)} / ${fx(r.cpu)}`;
+    })
+    .filter((c) => c !== '');
+  if (cells.length > 0) log(`  ${s.name.padEnd(24)} ${cells.join('   ')}`);
+}
 log(
   `peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)${baselineDir === undefined ? '' : `, baseline ${fx(rss.baseline, 0)}`}`,
 );
@@ -490,7 +541,7 @@ if (me?.proxy !== undefined) {
     const f = me[t];
     return f === undefined
       ? ''
-      : `${t} ${fx(f.unitsPerSecond / p.unitsPerSecond)}× req/s, ${fx(f.cpuMicrosPerUnit / p.cpuMicrosPerUnit)}× CPU (${fx((f.cpuMicrosAtRate ?? Number.NaN) / (p.cpuMicrosAtRate ?? Number.NaN))}× at the fixed rate), p99 ${fx((f.p99 ?? 0) - (p.p99 ?? 0), 0)} ms over, RSS ${fx(rss[t] / rss.proxy)}×`;
+      : `${t} ${fx(f.unitsPerSecond / p.unitsPerSecond)}× req/s, ${fx(f.cpuMicrosPerUnit / p.cpuMicrosPerUnit)}× CPU (round by round ${fx(f.perRound?.throughput)}× and ${fx(f.perRound?.cpu)}×; ${fx((f.cpuMicrosAtRate ?? Number.NaN) / (p.cpuMicrosAtRate ?? Number.NaN))}× CPU at the fixed rate), p99 ${fx((f.p99 ?? 0) - (p.p99 ?? 0), 0)} ms over, RSS ${fx(rss[t] / rss.proxy)}×`;
   };
   summary.push(`owner read vs proxy: ${part('memory')}; ${part('redis')}`);
 }

@@ -2,7 +2,7 @@
  * The processes under test: spawned as children of the benchmark, so each one's CPU time and
  * peak memory can be read from /proc/<pid> without any help from the process itself.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -203,6 +203,14 @@ export async function warmUntilSettled(pid: number, pass: () => Promise<void>, q
 /** One line saying how a warm-up went. */
 export function describeWarmUp(who: string, w: WarmUp): string {
   return `warm-up ${who}: ${w.passes} pass(es) in ${w.seconds.toFixed(0)} s; V8 workers ${w.v8WorkerCpuSeconds.toFixed(1)} s of CPU, ${(w.lastPassShare * 100).toFixed(0)}% of a core in the last pass${w.settled ? '' : ' (not settled: pass limit reached)'}`;
+}
+
+/**
+ * Bind every thread of a process (and the threads it starts later, which inherit it) to the
+ * given CPUs, e.g. "0" or "1-3", with util-linux's taskset.
+ */
+export function pinToCpus(pid: number, cpus: string): void {
+  execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
 }
 
 /** Peak resident set size (VmHWM) in MB. */
