@@ -44,6 +44,7 @@ import {
   freePort,
   peakRssMb,
   pinToCpus,
+  referenceWorkMs,
   spawnChild,
   startFlags,
   warmUntilSettled,
@@ -115,6 +116,8 @@ const started = Date.now();
 const outDir = 'bench-results';
 mkdirSync(`${outDir}/profiles`, { recursive: true });
 const log = (line: string) => process.stdout.write(`${line}\n`);
+/** A figure for print: `d` decimals, or '-' when there is none. */
+const fx = (x: number | undefined, d = 2) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 
 // ---------------------------------------------------------------------------------------------
 // Processes
@@ -309,7 +312,11 @@ for (const t of TARGETS) {
 }
 
 const rounds: Round[] = [];
+/** CPU ms of a fixed piece of work on the targets' CPU before each round, and after the last. */
+const reference: number[] = [];
+const measureReference = () => reference.push(referenceWorkMs(pinned ? '0' : undefined));
 for (let round = 0; round < settings.rounds; round++) {
+  measureReference();
   for (const s of scenarios) {
     const targets = targetsOf(s);
     // Rotate the order each round, so no target is always first after a pause.
@@ -345,7 +352,9 @@ for (let round = 0; round < settings.rounds; round++) {
       }
     }
   }
-  log(`round ${round + 1}/${settings.rounds} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  log(
+    `round ${round + 1}/${settings.rounds} done (${((Date.now() - started) / 1000).toFixed(0)} s); reference work before it: ${fx(reference[round], 0)} ms of CPU`,
+  );
 }
 
 interface Figures {
@@ -434,7 +443,8 @@ for (const s of scenarios) {
     f.cpuMicrosAtRate = ((cpuSeconds(pid) - cpuBefore) / (r.ok / s.requestsPerUnit)) * 1e6;
   }
 }
-log(`latency runs done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+measureReference();
+log(`latency runs done (${((Date.now() - started) / 1000).toFixed(0)} s); reference work after them: ${fx(reference.at(-1), 0)} ms of CPU`);
 
 // Round trips: a short sequential pass on the Redis gateway with MONITOR on.
 for (const s of scenarios) {
@@ -460,7 +470,6 @@ const rss: Record<TargetName, number> = {
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
-const fx = (x: number | undefined, d = 2) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 const floorOf = (s: Scenario): Figures | undefined => figures[s.proxyOf ?? s.name]?.proxy;
 
 log('');
@@ -578,7 +587,16 @@ const file = `${outDir}/bench-${new Date().toISOString().replace(/[:.]/g, '-')}.
 writeFileSync(
   file,
   JSON.stringify(
-    { settings, scenarios: scenarios.map((s) => s.name), warmups, rounds, figures, peakRssMb: rss, took: (Date.now() - started) / 1000 },
+    {
+      settings,
+      scenarios: scenarios.map((s) => s.name),
+      warmups,
+      reference,
+      rounds,
+      figures,
+      peakRssMb: rss,
+      took: (Date.now() - started) / 1000,
+    },
     null,
     2,
   ),

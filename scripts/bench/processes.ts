@@ -213,6 +213,32 @@ export function pinToCpus(pid: number, cpus: string): void {
   execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
 }
 
+/**
+ * A fixed piece of CPU work (JSON, strings, objects, SHA-256: what a request is made of) run in
+ * a fresh process, optionally bound to `cpus`; returns the CPU milliseconds it took. Run before
+ * each round, it says how fast the machine was then: the same work took from 1× to 2× as long
+ * from one round to the next on the shared virtual machine these figures come from.
+ */
+export function referenceWorkMs(cpus?: string): number {
+  const work = `
+    const { createHash } = require('node:crypto');
+    const doc = { id: 'x'.repeat(36), items: Array.from({ length: 20 }, (_, i) => ({ i, name: 'item ' + i, price: i * 0.37 })) };
+    const text = JSON.stringify(doc);
+    const run = (n) => { let h = 0; for (let k = 0; k < n; k++) { const o = JSON.parse(text); o.items.push({ i: k }); h ^= createHash('sha256').update(JSON.stringify(o)).digest()[0]; } return h; };
+    run(2000);
+    const before = process.cpuUsage();
+    run(10000);
+    const used = process.cpuUsage(before);
+    process.stdout.write(String((used.user + used.system) / 1000));
+  `;
+  const args = ['-e', work];
+  const out =
+    cpus === undefined
+      ? execFileSync(process.execPath, args, { encoding: 'utf8' })
+      : execFileSync('taskset', ['--cpu-list', cpus, process.execPath, ...args], { encoding: 'utf8' });
+  return Number(out);
+}
+
 /** Peak resident set size (VmHWM) in MB. */
 export function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
