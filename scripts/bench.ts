@@ -5,10 +5,14 @@
  * `@fastify/http-proxy` passthrough to the backend (the floor), and the gateway twice (in-memory
  * with limits off; Redis with limits on, raised so nothing is refused). Then, per scenario:
  *
+ * - every target on CPU 0, the backend, redis-server and the load generator on the others;
  * - first, a warm-up: every scenario on every target, in passes, until the target's JIT has
  *   settled (its V8 worker threads nearly idle), so the timed runs see steady-state code;
+ * - before each round, a fixed piece of CPU work on CPU 0: when its time varies over the run
+ *   by more than BENCH_STEADY_SPREAD (1.15×), the summary says the machine was unsteady;
  * - throughput with 32 connections, in interleaved rounds (every target once per round, the
- *   order rotating), so load from elsewhere on the machine falls on all of them alike;
+ *   order rotating), so load from elsewhere on the machine falls on all of them alike, and
+ *   the ratios to the proxy round by round;
  * - CPU per request of the process under test, from /proc/<pid>/stat;
  * - p50/p99 latency at a fixed rate of half the slower gateway's throughput, the same rate for
  *   every target;
@@ -21,7 +25,8 @@
  *   npm run bench -- --quick           # 1 round of 2 s (about 1.5 minutes)
  *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_RATE_SECONDS, BENCH_CONNECTIONS,
  *   BENCH_WARMUP_SECONDS (per scenario and pass, 1), BENCH_WARMUP_PASSES (at most, 8),
- *   BENCH_JIT_QUIET (settled below this share of a core, 0.05),
+ *   BENCH_JIT_QUIET (settled below this share of a core, 0.05), BENCH_PIN=0 (no CPU pinning),
+ *   BENCH_STEADY_SPREAD (1.15),
  *   BENCH_SCENARIOS=me,positions (a subset), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1
  *   (the gateways run with --cpu-prof and --heapsnapshot-signal; profiles under bench-results/),
  *   BENCH_BASELINE=<directory of another checkout> (a fourth target: that gateway, in-memory,
@@ -70,6 +75,8 @@ const settings = {
   /** Settled: V8 worker threads below this share of a core over a warm-up pass. */
   jitQuiet: num('BENCH_JIT_QUIET', 0.05),
   connections: num('BENCH_CONNECTIONS', 32),
+  /** A run is steady when the reference work's slowest time is within this factor of its fastest. */
+  steadySpread: num('BENCH_STEADY_SPREAD', 1.15),
   /** Pin the process under test to CPU 0 and the others to the remaining CPUs (BENCH_PIN=0: off). */
   pin: process.env.BENCH_PIN !== '0',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
@@ -580,6 +587,15 @@ if (baselineDir !== undefined) {
       .join('; ')}`,
   );
 }
+// The reference work took the same CPU time before every round only when nothing outside this
+// benchmark slowed the machine down; otherwise the ratios of this run mix different machines.
+const referenceSpread = Math.max(...reference) / Math.min(...reference);
+const steady = referenceSpread <= settings.steadySpread;
+summary.push(
+  steady
+    ? `machine steady (reference work ${fx(Math.min(...reference), 0)}–${fx(Math.max(...reference), 0)} ms)`
+    : `MACHINE UNSTEADY: the reference work took ${fx(Math.min(...reference), 0)}–${fx(Math.max(...reference), 0)} ms over the run (×${fx(referenceSpread)}); its ratios are not to be trusted, run again`,
+);
 log('');
 log(`SUMMARY ${summary.join(' | ')}`);
 
