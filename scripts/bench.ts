@@ -15,7 +15,7 @@
  *   the ratios to the proxy round by round;
  * - CPU per request of the process under test, from /proc/<pid>/stat;
  * - p50/p99 latency at a fixed rate of half the slower gateway's throughput, the same rate for
- *   every target;
+ *   every target, in rounds too (BENCH_RATE_ROUNDS, 3, of 1 s; medians over them);
  * - Redis commands per request (INFO commandstats) and round trips (a short MONITOR pass);
  * - peak RSS of each process at the end (VmHWM).
  *
@@ -23,8 +23,8 @@
  *
  *   npm run bench                      # warm-up, then 3 rounds of 3 s (about 4.6 minutes on 2 cores)
  *   npm run bench -- --quick           # 1 round of 2 s (about 1.5 minutes)
- *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_RATE_SECONDS, BENCH_CONNECTIONS,
- *   BENCH_WARMUP_SECONDS (per scenario and pass, 1), BENCH_WARMUP_PASSES (at most, 8),
+ *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_RATE_ROUNDS, BENCH_RATE_SECONDS, BENCH_CONNECTIONS,
+ *   BENCH_WARMUP_SECONDS (per scenario and pass, 0.8), BENCH_WARMUP_PASSES (at most, 8),
  *   BENCH_JIT_QUIET (settled below this share of a core, 0.05), BENCH_PIN=0 (no CPU pinning),
  *   BENCH_STEADY_SPREAD (1.15),
  *   BENCH_SCENARIOS=me,positions (a subset), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1
@@ -68,8 +68,9 @@ const num = (name: string, fallback: number) => {
 const settings = {
   rounds: num('BENCH_ROUNDS', quick ? 1 : 3),
   seconds: num('BENCH_SECONDS', quick ? 2 : 3),
-  rateSeconds: num('BENCH_RATE_SECONDS', quick ? 2 : 3),
-  warmupSeconds: num('BENCH_WARMUP_SECONDS', 1),
+  rateSeconds: num('BENCH_RATE_SECONDS', quick ? 2 : 1),
+  rateRounds: num('BENCH_RATE_ROUNDS', quick ? 1 : 3),
+  warmupSeconds: num('BENCH_WARMUP_SECONDS', 0.8),
   /** Passes of every scenario at most, per target, before its JIT counts as settled. */
   warmupPasses: num('BENCH_WARMUP_PASSES', quick ? 2 : 8),
   /** Settled: V8 worker threads below this share of a core over a warm-up pass. */
@@ -285,7 +286,7 @@ function drive(
 }
 
 log(
-  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, rate runs of ${settings.rateSeconds} s, log level ${settings.logLevel}`,
+  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, ${settings.rateRounds} round(s) of rate runs of ${settings.rateSeconds} s, log level ${settings.logLevel}`,
 );
 log(
   `machine: ${cpuCount} cores, load average ${loadavg()
@@ -432,22 +433,44 @@ for (const s of scenarios) {
   }
 }
 
-// Latency at a fixed rate: half of the slower gateway's throughput, for every target alike.
-for (const s of scenarios) {
+// Latency at a fixed rate: half of the slower gateway's throughput, for every target alike, in
+// rounds like the saturation runs (the order rotating); p50 and p99 are medians over the rounds,
+// since a single pause of the machine moves one run's p99 by milliseconds.
+const rateOf = (s: Scenario) => {
   const fs = figures[s.name] as Partial<Record<TargetName, Figures>>;
-  const rate = Math.max(
+  return Math.max(
     1,
     Math.floor((Math.min(fs.memory?.unitsPerSecond ?? Infinity, fs.redis?.unitsPerSecond ?? Infinity) * s.requestsPerUnit) / 2),
   );
+};
+const latency: { scenario: string; target: TargetName; round: number; p50: number; p99: number; cpuSeconds: number; units: number }[] = [];
+for (let round = 0; round < settings.rateRounds; round++) {
+  for (const s of scenarios) {
+    const targets = targetsOf(s);
+    for (const t of targets.map((_, i) => targets[(i + round) % targets.length] as TargetName)) {
+      const pid = (procs[t] as Child).pid;
+      const cpuBefore = cpuSeconds(pid);
+      const r = await drive(s, t, { duration: settings.rateSeconds, overallRate: rateOf(s) });
+      latency.push({
+        scenario: s.name,
+        target: t,
+        round,
+        p50: r.p50,
+        p99: r.p99,
+        cpuSeconds: cpuSeconds(pid) - cpuBefore,
+        units: r.ok / s.requestsPerUnit,
+      });
+    }
+  }
+}
+for (const s of scenarios) {
   for (const t of targetsOf(s)) {
-    const pid = (procs[t] as Child).pid;
-    const cpuBefore = cpuSeconds(pid);
-    const r = await drive(s, t, { duration: settings.rateSeconds, overallRate: rate });
-    const f = fs[t] as Figures;
-    f.rate = rate;
-    f.p50 = r.p50;
-    f.p99 = r.p99;
-    f.cpuMicrosAtRate = ((cpuSeconds(pid) - cpuBefore) / (r.ok / s.requestsPerUnit)) * 1e6;
+    const mine = latency.filter((l) => l.scenario === s.name && l.target === t);
+    const f = figures[s.name]?.[t] as Figures;
+    f.rate = rateOf(s);
+    f.p50 = median(mine.map((l) => l.p50));
+    f.p99 = median(mine.map((l) => l.p99));
+    f.cpuMicrosAtRate = (mine.reduce((a, l) => a + l.cpuSeconds, 0) / mine.reduce((a, l) => a + l.units, 0)) * 1e6;
   }
 }
 measureReference();
@@ -608,7 +631,9 @@ writeFileSync(
       scenarios: scenarios.map((s) => s.name),
       warmups,
       reference,
+      steady,
       rounds,
+      latency,
       figures,
       peakRssMb: rss,
       took: (Date.now() - started) / 1000,
