@@ -72,7 +72,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       // One plain tool call, the common case: answered as the SDK would, without building it.
       const direct = directToolCall(request.body, request.headers, opts.registry, caller.scopes);
       if (direct !== null) {
-        const answer = JSON.stringify(await answerDirect(context, direct));
+        const answer = await answerDirect(context, direct);
         if (units === 0) onMetered(await pipeline.meter(caller, 'read').catch(() => ({})));
         return reply.code(200).headers(limitHeaders).header('content-type', 'application/json').send(answer);
       }

@@ -77,7 +77,7 @@ export interface DirectCall {
  * params of only `name` and `arguments`, the headers the transport requires, a supported
  * protocol version. Anything else (batches, other methods, unknown tools, odd headers, `_meta`)
  * goes through the SDK as before, so every refusal and edge case keeps its one implementation.
- * The answer is the same JSON-RPC response the SDK would send: `{result, jsonrpc, id}`.
+ * The answer is the same JSON-RPC response the SDK would send, `{result, jsonrpc, id}`, as text.
  */
 export function directToolCall(
   body: unknown,
@@ -104,12 +104,20 @@ export function directToolCall(
   return { id, params: parsed.data };
 }
 
-export async function answerDirect(
-  ctx: McpRequestContext,
-  call: DirectCall,
-): Promise<{ result: CallToolResult; jsonrpc: '2.0'; id: string | number }> {
-  return { result: await callTool(ctx, call.params), jsonrpc: '2.0', id: call.id };
+export async function answerDirect(ctx: McpRequestContext, call: DirectCall): Promise<string> {
+  const result = await callTool(ctx, call.params);
+  const text = OWN_TEXT.get(result);
+  if (text === undefined) return JSON.stringify({ result, jsonrpc: '2.0', id: call.id });
+  // JSON.stringify of the same response, byte for byte, with the structured content written as
+  // the text it was serialised to once already, instead of serialising the body a second time.
+  return `{"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
 }
+
+/**
+ * Results built by callTool whose only content is the text of their `structuredContent`,
+ * that is JSON.stringify(structuredContent), and which hold nothing else.
+ */
+const OWN_TEXT = new WeakMap<CallToolResult, string>();
 
 async function callTool(ctx: McpRequestContext, rawParams: unknown): Promise<CallToolResult> {
   const parsed = CallParams.safeParse(rawParams ?? null);
@@ -140,7 +148,10 @@ async function callTool(ctx: McpRequestContext, rawParams: unknown): Promise<Cal
       },
     );
     const body = result.body as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+    const text = JSON.stringify(body);
+    const toolResult: CallToolResult = { content: [{ type: 'text', text }], structuredContent: body };
+    OWN_TEXT.set(toolResult, text);
+    return toolResult;
   } catch (err) {
     return errorResult(err);
   }

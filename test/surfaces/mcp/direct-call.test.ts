@@ -5,6 +5,11 @@
  * each answer is compared with, byte for byte, status and content type included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../../../src/auth/caller.ts';
+import { ApiError } from '../../../src/errors/api-error.ts';
+import { OPERATIONS } from '../../../src/operations/index.ts';
+import { answerDirect } from '../../../src/surfaces/mcp/server.ts';
+import { ToolRegistry } from '../../../src/surfaces/mcp/tools.ts';
 import { KEYS, MARKETS, startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;
@@ -51,5 +56,51 @@ describe('a plain tools/call answers exactly as the SDK does', () => {
   it('leaves an unknown tool to the SDK: a JSON-RPC error, not a result', async () => {
     const res = await call(1, 'no_such_tool', {}, false);
     expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32602 } });
+  });
+});
+
+describe('the direct answer as text', () => {
+  // The answer splices the body's JSON, serialised once for the text content, in place of a
+  // second serialisation of structuredContent: it must be JSON.stringify of the response.
+  const awkward = {
+    quote: 'say "hi" \\ back',
+    lines: 'one\ntwo\r\tthree\u2028four',
+    accents: 'Pronóstico ¿sí? 価格 😀',
+    lone: 'half \ud800 a pair',
+    control: '\u0000\u001f',
+    nested: { list: [1, 2.5, -0, null, true], empty: {} },
+  };
+
+  it.each([
+    ['a number id', 7],
+    ['a string id with quotes', 'a"b\\c'],
+  ])('equals JSON.stringify of the response, with %s', async (_name, id) => {
+    const registry = new ToolRegistry(OPERATIONS);
+    const caller = { userId: 'u', keyId: 'k', keyHash: 'h', scopes: new Set(['read' as const]) } as unknown as Caller;
+    const pipeline = { meter: async () => ({}), invoke: async () => ({ status: 200, body: awkward, lang: 'en' as const }) };
+    const ctx = { caller, requestId: 'r', log: { warn() {}, error() {} }, pipeline, registry, onMetered() {} };
+    const answer = await answerDirect(ctx as never, { id, params: { name: 'get_my_profile', arguments: {} } });
+    const expected = JSON.stringify({
+      result: { content: [{ type: 'text', text: JSON.stringify(awkward) }], structuredContent: awkward },
+      jsonrpc: '2.0',
+      id,
+    });
+    expect(answer).toBe(expected);
+  });
+
+  it('is JSON.stringify of the response for an error result too', async () => {
+    const registry = new ToolRegistry(OPERATIONS);
+    const caller = { userId: 'u', keyId: 'k', keyHash: 'h', scopes: new Set(['read' as const]) } as unknown as Caller;
+    const pipeline = {
+      meter: async () => ({}),
+      invoke: async () => {
+        throw new ApiError('NOT_FOUND');
+      },
+    };
+    const ctx = { caller, requestId: 'r', log: { warn() {}, error() {} }, pipeline, registry, onMetered() {} };
+    const answer = await answerDirect(ctx as never, { id: 1, params: { name: 'get_my_profile', arguments: {} } });
+    const parsed = JSON.parse(answer) as { result: { isError?: boolean } };
+    expect(parsed.result.isError).toBe(true);
+    expect(answer).toBe(JSON.stringify(parsed));
   });
 });
