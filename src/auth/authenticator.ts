@@ -79,14 +79,10 @@ export class KeyAuthenticator {
     // forceFetch: the fetchMethod always gives a verdict (or throws), never undefined.
     let verdict = await this.#local.forceFetch(keyHash, { context: ctx });
     if (this.#remainingMs(verdict) <= 0) {
-      // The window is spent (the LRU's own clock may not say so yet). Refresh in place: a
-      // refresh another request already started is joined, and a verdict it already brought
-      // back is used. Deleting the entry instead aborted that other request's fetch (500).
-      const current = this.#local.peek(keyHash);
-      verdict =
-        current !== undefined && this.#remainingMs(current) > 0
-          ? current
-          : await this.#local.forceFetch(keyHash, { context: ctx, forceRefresh: true });
+      // The window is spent (the LRU's own clock may not say so yet). Refresh in place, which
+      // joins a refresh another request already started; deleting the entry instead aborted
+      // that other request's fetch, and its caller got a 500.
+      verdict = await this.#local.forceFetch(keyHash, { context: ctx, forceRefresh: true });
     }
     if (!verdict.valid) throw unauthorized(true);
     // A key may expire inside the cache window; its expiry is checked on every use.
