@@ -48,6 +48,7 @@ import {
   describeWarmUp,
   freePort,
   peakRssMb,
+  canPin,
   pinToCpus,
   referenceWorkMs,
   spawnChild,
@@ -229,12 +230,12 @@ process.on('SIGINT', () => {
 });
 
 // The process under test gets a core of its own, and everything else (the backend, redis-server,
-// this load generator) the others. Left to the scheduler, the targets' neighbours on their core
-// changed from run to run, and with them the CPU per request measured for the same code by up
-// to a third; pinned, every target meets the same conditions, which is also how a replica runs
-// in production: on its own CPU, with the backend and Redis elsewhere.
+// this load generator) the others, so every target meets the same placement, as a replica in
+// production has its own CPU with the backend and Redis elsewhere. (It did not make runs
+// steadier on the machine of docs/performance.md: that drift comes from outside.)
 const cpuCount = availableParallelism();
-const pinned = settings.pin && cpuCount >= 2;
+const pinned = settings.pin && cpuCount >= 2 && canPin();
+if (settings.pin && cpuCount >= 2 && !pinned) log('taskset (util-linux) not found: no CPU pinning');
 if (pinned) {
   const rest = cpuCount === 2 ? '1' : `1-${cpuCount - 1}`;
   for (const t of TARGETS) pinToCpus((procs[t] as Child).pid, '0');

@@ -205,6 +205,16 @@ export function describeWarmUp(who: string, w: WarmUp): string {
   return `warm-up ${who}: ${w.passes} pass(es) in ${w.seconds.toFixed(0)} s; V8 workers ${w.v8WorkerCpuSeconds.toFixed(1)} s of CPU, ${(w.lastPassShare * 100).toFixed(0)}% of a core in the last pass${w.settled ? '' : ' (not settled: pass limit reached)'}`;
 }
 
+/** Whether util-linux's taskset is here to pin processes with. */
+export function canPin(): boolean {
+  try {
+    execFileSync('taskset', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Bind every thread of a process (and the threads it starts later, which inherit it) to the
  * given CPUs, e.g. "0" or "1-3", with util-linux's taskset.
