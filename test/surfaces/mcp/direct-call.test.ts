@@ -71,36 +71,43 @@ describe('the direct answer as text', () => {
     nested: { list: [1, 2.5, -0, null, true], empty: {} },
   };
 
+  /** answerDirect for get_my_profile over a pipeline whose invoke gives `invoke`'s answer. */
+  function answer(id: string | number, invoke: () => Promise<unknown>): Promise<string> {
+    const caller = { userId: 'u', keyId: 'k', keyHash: 'h', scopes: new Set(['read' as const]) } as unknown as Caller;
+    const pipeline = { meter: async () => ({}), invoke };
+    const ctx = {
+      caller,
+      requestId: 'r',
+      log: { warn() {}, error() {} },
+      pipeline,
+      registry: new ToolRegistry(OPERATIONS),
+      onMetered() {},
+    };
+    return answerDirect(ctx as never, { id, params: { name: 'get_my_profile', arguments: {} } });
+  }
+
   it.each([
     ['a number id', 7],
     ['a string id with quotes', 'a"b\\c'],
   ])('equals JSON.stringify of the response, with %s', async (_name, id) => {
-    const registry = new ToolRegistry(OPERATIONS);
-    const caller = { userId: 'u', keyId: 'k', keyHash: 'h', scopes: new Set(['read' as const]) } as unknown as Caller;
-    const pipeline = { meter: async () => ({}), invoke: async () => ({ status: 200, body: awkward, lang: 'en' as const }) };
-    const ctx = { caller, requestId: 'r', log: { warn() {}, error() {} }, pipeline, registry, onMetered() {} };
-    const answer = await answerDirect(ctx as never, { id, params: { name: 'get_my_profile', arguments: {} } });
     const expected = JSON.stringify({
       result: { content: [{ type: 'text', text: JSON.stringify(awkward) }], structuredContent: awkward },
       jsonrpc: '2.0',
       id,
     });
-    expect(answer).toBe(expected);
+    expect(await answer(id, async () => ({ status: 200, body: awkward, lang: 'en' }))).toBe(expected);
   });
 
-  it('is JSON.stringify of the response for an error result too', async () => {
-    const registry = new ToolRegistry(OPERATIONS);
-    const caller = { userId: 'u', keyId: 'k', keyHash: 'h', scopes: new Set(['read' as const]) } as unknown as Caller;
-    const pipeline = {
-      meter: async () => ({}),
-      invoke: async () => {
-        throw new ApiError('NOT_FOUND');
-      },
-    };
-    const ctx = { caller, requestId: 'r', log: { warn() {}, error() {} }, pipeline, registry, onMetered() {} };
-    const answer = await answerDirect(ctx as never, { id: 1, params: { name: 'get_my_profile', arguments: {} } });
-    const parsed = JSON.parse(answer) as { result: { isError?: boolean } };
-    expect(parsed.result.isError).toBe(true);
-    expect(answer).toBe(JSON.stringify(parsed));
+  it('writes an error result, which has no structured content, as JSON.stringify of the response', async () => {
+    const envelope = new ApiError('NOT_FOUND').toEnvelope();
+    const expected = JSON.stringify({
+      result: { content: [{ type: 'text', text: JSON.stringify(envelope) }], isError: true },
+      jsonrpc: '2.0',
+      id: 1,
+    });
+    const got = await answer(1, async () => {
+      throw new ApiError('NOT_FOUND');
+    });
+    expect(got).toBe(expected);
   });
 });
