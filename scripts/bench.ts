@@ -15,7 +15,8 @@
  *   the ratios to the proxy round by round;
  * - CPU per request of the process under test, from /proc/<pid>/stat;
  * - p50/p99 latency at a fixed rate of half the slower gateway's throughput, the same rate for
- *   every target, in rounds too (BENCH_RATE_ROUNDS, 3, of 1 s; medians over them);
+ *   every target, evenly paced and open loop (bench/paced.ts), in rounds too (BENCH_RATE_ROUNDS,
+ *   3, of 1 s; percentiles over the units of all rounds);
  * - Redis commands per request (INFO commandstats) and round trips (a short MONITOR pass);
  * - peak RSS of each process at the end (VmHWM).
  *
@@ -43,6 +44,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { Redis } from 'ioredis';
 import { USERS } from '../sandbox/ids.ts';
 import { load, type LoadResult } from './bench/load.ts';
+import { paced, percentile } from './bench/paced.ts';
 import {
   cpuSeconds,
   describeWarmUp,
@@ -269,11 +271,7 @@ const stepsOf = (s: Scenario, t: TargetName) => (t === 'proxy' ? s.proxy : s.gat
 const targetsOf = (s: Scenario) => TARGETS.filter((t) => stepsOf(s, t) !== undefined && !(t === 'proxy' && s.proxyOf !== undefined));
 const isMcp = (s: Scenario) => s.gateway[0]?.path === '/mcp';
 
-function drive(
-  s: Scenario,
-  t: TargetName,
-  extra: { duration?: number; amount?: number; overallRate?: number; connections?: number },
-): Promise<LoadResult> {
+function drive(s: Scenario, t: TargetName, extra: { duration?: number; amount?: number; connections?: number }): Promise<LoadResult> {
   const steps = stepsOf(s, t) ?? [];
   return load({
     url: (procs[t] as Child).url,
@@ -281,7 +279,6 @@ function drive(
     connections: extra.connections ?? settings.connections,
     duration: extra.duration,
     amount: extra.amount,
-    overallRate: extra.overallRate,
     ...(isMcp(s) && t !== 'proxy' ? { bodyFailed: mcpFailed } : {}),
   });
 }
@@ -435,42 +432,52 @@ for (const s of scenarios) {
 }
 
 // Latency at a fixed rate: half of the slower gateway's throughput, for every target alike, in
-// rounds like the saturation runs (the order rotating); p50 and p99 are medians over the rounds,
-// since a single pause of the machine moves one run's p99 by milliseconds.
+// rounds like the saturation runs (the order rotating). The load is open loop and evenly paced
+// (bench/paced.ts), and p50 and p99 are taken over the units of all rounds together, so a pause
+// counts as often as it happens instead of deciding a round's p99 whenever it falls in one.
 const rateOf = (s: Scenario) => {
   const fs = figures[s.name] as Partial<Record<TargetName, Figures>>;
-  return Math.max(
-    1,
-    Math.floor((Math.min(fs.memory?.unitsPerSecond ?? Infinity, fs.redis?.unitsPerSecond ?? Infinity) * s.requestsPerUnit) / 2),
-  );
+  return Math.max(1, Math.floor(Math.min(fs.memory?.unitsPerSecond ?? Infinity, fs.redis?.unitsPerSecond ?? Infinity) / 2));
 };
 const latency: { scenario: string; target: TargetName; round: number; p50: number; p99: number; cpuSeconds: number; units: number }[] = [];
+const latencies = new Map<string, number[]>();
 for (let round = 0; round < settings.rateRounds; round++) {
   for (const s of scenarios) {
     const targets = targetsOf(s);
     for (const t of targets.map((_, i) => targets[(i + round) % targets.length] as TargetName)) {
       const pid = (procs[t] as Child).pid;
       const cpuBefore = cpuSeconds(pid);
-      const r = await drive(s, t, { duration: settings.rateSeconds, overallRate: rateOf(s) });
+      const r = await paced({
+        url: (procs[t] as Child).url,
+        steps: stepsOf(s, t) ?? [],
+        connections: settings.connections,
+        unitsPerSecond: rateOf(s),
+        seconds: settings.rateSeconds,
+        ...(isMcp(s) && t !== 'proxy' ? { bodyFailed: mcpFailed } : {}),
+      });
       latency.push({
         scenario: s.name,
         target: t,
         round,
-        p50: r.p50,
-        p99: r.p99,
+        p50: percentile(r.latencies, 50),
+        p99: percentile(r.latencies, 99),
         cpuSeconds: cpuSeconds(pid) - cpuBefore,
-        units: r.ok / s.requestsPerUnit,
+        units: r.ok,
       });
+      const key = `${s.name}\0${t}`;
+      latencies.set(key, [...(latencies.get(key) ?? []), ...r.latencies]);
+      if (r.failed > 0) log(`  warning: ${s.name} on ${t} at the fixed rate: ${r.failed} failed (${r.sample ?? ''})`);
     }
   }
 }
 for (const s of scenarios) {
   for (const t of targetsOf(s)) {
     const mine = latency.filter((l) => l.scenario === s.name && l.target === t);
+    const all = latencies.get(`${s.name}\0${t}`) ?? [];
     const f = figures[s.name]?.[t] as Figures;
     f.rate = rateOf(s);
-    f.p50 = median(mine.map((l) => l.p50));
-    f.p99 = median(mine.map((l) => l.p99));
+    f.p50 = percentile(all, 50);
+    f.p99 = percentile(all, 99);
     f.cpuMicrosAtRate = (mine.reduce((a, l) => a + l.cpuSeconds, 0) / mine.reduce((a, l) => a + l.units, 0)) * 1e6;
   }
 }
@@ -536,8 +543,8 @@ for (const s of scenarios) {
         fx(f.rate, 0).padStart(6),
         fx(f.cpuMicrosAtRate, 0).padStart(6),
         fx(floor?.cpuMicrosAtRate === undefined ? undefined : (f.cpuMicrosAtRate ?? Number.NaN) / floor.cpuMicrosAtRate).padStart(7),
-        fx(f.p50, 0).padStart(5),
-        fx(f.p99, 0).padStart(5),
+        fx(f.p50, 1).padStart(5),
+        fx(f.p99, 1).padStart(5),
         fx(f.redisCommandsPerUnit, 1).padStart(5),
         fx(f.roundTripsPerUnit, 1).padStart(5),
       ].join(' '),
@@ -569,7 +576,7 @@ log(
   `peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)${baselineDir === undefined ? '' : `, baseline ${fx(rss.baseline, 0)}`}`,
 );
 log(
-  '(units: a request, or a preview + execution pair; CPU µs: per unit at saturation; CPU@r, p50, p99 (ms): at the fixed rate "@rate" req/s, the same load for every target; cmds: Redis commands per unit, scripts\' included; trips: round trips per unit)',
+  '(units: a request, or a preview + execution pair; CPU µs: per unit at saturation; CPU@r, p50, p99 (ms): at the fixed rate "@rate" units/s, evenly paced, the same load for every target; cmds: Redis commands per unit, scripts\' included; trips: round trips per unit)',
 );
 
 // One line of ratios: the owner read against the proxy, and MCP against REST.
@@ -581,7 +588,7 @@ if (me?.proxy !== undefined) {
     const f = me[t];
     return f === undefined
       ? ''
-      : `${t} ${fx(f.unitsPerSecond / p.unitsPerSecond)}× req/s, ${fx(f.cpuMicrosPerUnit / p.cpuMicrosPerUnit)}× CPU (round by round ${fx(f.perRound?.throughput)}× and ${fx(f.perRound?.cpu)}×; ${fx((f.cpuMicrosAtRate ?? Number.NaN) / (p.cpuMicrosAtRate ?? Number.NaN))}× CPU at the fixed rate), p99 ${fx((f.p99 ?? 0) - (p.p99 ?? 0), 0)} ms over, RSS ${fx(rss[t] / rss.proxy)}×`;
+      : `${t} ${fx(f.unitsPerSecond / p.unitsPerSecond)}× req/s, ${fx(f.cpuMicrosPerUnit / p.cpuMicrosPerUnit)}× CPU (round by round ${fx(f.perRound?.throughput)}× and ${fx(f.perRound?.cpu)}×; ${fx((f.cpuMicrosAtRate ?? Number.NaN) / (p.cpuMicrosAtRate ?? Number.NaN))}× CPU at the fixed rate), p99 ${fx((f.p99 ?? 0) - (p.p99 ?? 0), 1)} ms over, RSS ${fx(rss[t] / rss.proxy)}×`;
   };
   summary.push(`owner read vs proxy: ${part('memory')}; ${part('redis')}`);
 }

@@ -8,6 +8,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { load } from './load.ts';
+import { paced } from './paced.ts';
 import { describeWarmUp, freePort, spawnChild, startFlags, warmUntilSettled, type Child } from './processes.ts';
 import { areaOf, selfTimes, type Profile } from './profile-top.ts';
 import { gatewayEnv, limitedRedisEnv, spawnProxy, spawnSandbox } from './parties.ts';
@@ -65,7 +66,7 @@ try {
     );
     console.log(describeWarmUp(who, warm));
     skipUs[who] = (performance.now() - spawned[who]) * 1000;
-    const r = await load({ url, steps: [...steps], connections: 32, duration: seconds, overallRate: rate });
+    const r = await paced({ url, steps, connections: 32, unitsPerSecond: rate, seconds });
     counts[who] = r.ok;
   }
   for (const c of children.reverse()) await c.stop();

@@ -22,8 +22,6 @@ export interface LoadOptions {
   /** Seconds; or `amount` requests. */
   duration?: number;
   amount?: number;
-  /** Requests per second across all connections (latency at a fixed rate). */
-  overallRate?: number;
   /** A 2xx answer that still failed (an MCP tool error). */
   bodyFailed?: (body: string) => boolean;
 }
@@ -34,8 +32,6 @@ export interface LoadResult {
   /** Requests answered otherwise, errors and timeouts included. */
   failed: number;
   seconds: number;
-  p50: number;
-  p99: number;
   /** One body of a failed answer, to say why. */
   sample?: string;
 }
@@ -46,7 +42,6 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   duration: number;
-  latency: { p50: number; p99: number };
 }
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
@@ -76,7 +71,6 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     connections: opts.connections,
     ...(opts.duration === undefined ? {} : { duration: opts.duration }),
     ...(opts.amount === undefined ? {} : { amount: opts.amount }),
-    ...(opts.overallRate === undefined ? {} : { overallRate: opts.overallRate }),
     requests,
     // autocannon's own progress bars and tables stay off: the benchmark prints its figures.
     renderProgressBar: false,
@@ -87,8 +81,6 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     ok: result['2xx'] - semantic,
     failed: result.non2xx + result.errors + result.timeouts + semantic,
     seconds: result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
     ...(sample === undefined ? {} : { sample }),
   };
 }
