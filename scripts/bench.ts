@@ -14,7 +14,7 @@
  *   order rotating), so load from elsewhere on the machine falls on all of them alike, and
  *   the ratios to the proxy round by round;
  * - CPU per request of the process under test, from /proc/<pid>/stat;
- * - p50/p99 latency at a fixed rate of half the slower gateway's throughput, the same rate for
+ * - p50/p99 latency at a fixed rate of half the slowest target's throughput, the same rate for
  *   every target, evenly paced and open loop (bench/paced.ts), in rounds too (BENCH_RATE_ROUNDS,
  *   3, of 1 s; percentiles over the units of all rounds);
  * - Redis commands per request (INFO commandstats) and round trips (a short MONITOR pass);
@@ -431,13 +431,15 @@ for (const s of scenarios) {
   }
 }
 
-// Latency at a fixed rate: half of the slower gateway's throughput, for every target alike, in
-// rounds like the saturation runs (the order rotating). The load is open loop and evenly paced
-// (bench/paced.ts), and p50 and p99 are taken over the units of all rounds together, so a pause
-// counts as often as it happens instead of deciding a round's p99 whenever it falls in one.
+// Latency at a fixed rate: half of the slowest target's throughput (a gateway's, but for the
+// topic read, where the proxy is the slowest), for every target alike, in rounds like the
+// saturation runs (the order rotating). The load is open loop and evenly paced
+// (bench/paced.ts): a rate above a target's capacity would only measure its growing queue.
+// p50 and p99 are taken over the units of all rounds together, so a pause counts as often as
+// it happens instead of deciding a round's p99 whenever it falls in one.
 const rateOf = (s: Scenario) => {
   const fs = figures[s.name] as Partial<Record<TargetName, Figures>>;
-  return Math.max(1, Math.floor(Math.min(fs.memory?.unitsPerSecond ?? Infinity, fs.redis?.unitsPerSecond ?? Infinity) / 2));
+  return Math.max(1, Math.floor(Math.min(...targetsOf(s).map((t) => fs[t]?.unitsPerSecond ?? Infinity)) / 2));
 };
 const latency: { scenario: string; target: TargetName; round: number; p50: number; p99: number; cpuSeconds: number; units: number }[] = [];
 const latencies = new Map<string, number[]>();
