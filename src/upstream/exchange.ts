@@ -6,8 +6,8 @@
  * Node Readable stream, an AsyncResource and an AbortSignal listener, which the client only
  * reads to the end into one string: in the owner read's CPU profile that wrapping cost more
  * than the gateway's own validation and mapping together (docs/performance.md, change 9).
- * The dispatcher's limits (connect, headers and body timeouts, maximum response size) apply
- * the same either way: they live in the dispatcher, not in the API used to call it.
+ * The dispatcher's limits (connect timeout, maximum response size) apply the same either way:
+ * they live in the dispatcher, not in the API used to call it.
  *
  * The deadline is a timer with plain callbacks, not an AbortController: every call has one,
  * and nothing outside the client listens to it.

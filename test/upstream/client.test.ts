@@ -141,6 +141,41 @@ describe('UpstreamClient', () => {
     nock.disableNetConnect();
   });
 
+  it('gives up after its deadline when the body stalls after the headers', async () => {
+    // The wait for the body is bounded by the call's deadline alone (undici's bodyTimeout is off).
+    nock.enableNetConnect('127.0.0.1');
+    let closed = false;
+    const server = createServer((req, res) => {
+      req.socket.once('close', () => {
+        closed = true;
+      });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"errCode":0,');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const slow = new UpstreamClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      serviceToken: 't',
+      timeoutMs: 200,
+      connectTimeoutMs: 200,
+      connections: 1,
+      maxResponseBytes: 1024,
+      retries: 0,
+    });
+    const started = Date.now();
+    const err = await failure(slow.call(ctx, { path: '/internal/stall', schema: Thing }));
+    expect(err.code).toBe('INTERNAL');
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await new Promise((r) => setTimeout(r, 50));
+    // The stalled exchange was aborted: its connection is not left waiting for the rest.
+    expect(closed).toBe(true);
+    await slow.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    nock.disableNetConnect();
+  });
+
   it('treats a connection failure as INTERNAL, at once', async () => {
     // nock's replyWithError never reaches undici 8 (the request just hangs until the deadline),
     // so a real refused connection: a port that was listening a moment ago.
