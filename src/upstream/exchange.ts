@@ -5,7 +5,7 @@
  * arrives. undici's `request()` would give the same answer, but wraps every response in a
  * Node Readable stream, an AsyncResource and an AbortSignal listener, which the client only
  * reads to the end into one string: in the owner read's CPU profile that wrapping cost more
- * than the gateway's own validation and mapping together (docs/performance.md, change 9).
+ * than the gateway's own validation and mapping together (docs/performance.md, change 8).
  * The dispatcher's limits (connect timeout, maximum response size) apply the same either way:
  * they live in the dispatcher, not in the API used to call it.
  *
