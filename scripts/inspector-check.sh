@@ -10,7 +10,11 @@ URL="http://127.0.0.1:${PORT}/mcp"
 LOG="$(mktemp)"
 # Node itself rather than `npm start`: the trap below kills this pid, and killing npm does not
 # always stop the gateway it started (one was left running after a CI run).
-PORT="$PORT" ADMIN_PORT=0 LOG_LEVEL=warn node src/server.ts >"$LOG" 2>&1 &
+# With REDIS_URL set (CI sets it for the suite), the gateway's keys get a prefix of this run's
+# own: the rate-limit windows and key verdicts other processes left under the default prefix
+# must not decide this check (a day window spent by an earlier load run answered 429 here).
+PORT="$PORT" ADMIN_PORT=0 LOG_LEVEL=warn REDIS_KEY_PREFIX="inspector-check-$$-$(date +%s):" \
+  node src/server.ts >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -f "$LOG"' EXIT
 
