@@ -26,7 +26,7 @@ export interface PacedOptions {
   seconds: number;
   /** A 2xx answer that still failed (an MCP tool error). */
   bodyFailed?: (body: string) => boolean;
-  /** How long to wait for the last units once all have started. */
+  /** How long after the last unit is due the unanswered ones are waited for (10 s). */
   drainMs?: number;
 }
 
