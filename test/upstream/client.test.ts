@@ -117,40 +117,18 @@ describe('UpstreamClient', () => {
     expect(logged.some((l) => l.level === 'error')).toBe(true);
   });
 
-  it('gives up after its deadline instead of hanging', async () => {
-    // A real socket that never answers (nock's delayed replies do not survive an abort).
-    nock.enableNetConnect('127.0.0.1');
-    const server = createServer(() => {});
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    const slow = new UpstreamClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      serviceToken: 't',
-      timeoutMs: 200,
-      connectTimeoutMs: 200,
-      connections: 1,
-      maxResponseBytes: 1024,
-    });
-    const started = Date.now();
-    const err = await failure(slow.call(ctx, { path: '/internal/slow', schema: Thing }));
-    expect(err.code).toBe('INTERNAL');
-    expect(Date.now() - started).toBeLessThan(1_500);
-    await slow.close();
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-    nock.disableNetConnect();
-  });
-
-  it('gives up after its deadline when the body stalls after the headers', async () => {
-    // The wait for the body is bounded by the call's deadline alone (undici's bodyTimeout is off).
+  /**
+   * One call with a 200 ms deadline against a real server (nock's delayed replies do not
+   * survive an abort): how it failed, how long it took, and whether its connection was closed.
+   */
+  async function callAgainst(handler: Parameters<typeof createServer>[1]) {
     nock.enableNetConnect('127.0.0.1');
     let closed = false;
     const server = createServer((req, res) => {
       req.socket.once('close', () => {
         closed = true;
       });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-      res.write('{"errCode":0,');
+      handler?.(req, res);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
@@ -164,16 +142,34 @@ describe('UpstreamClient', () => {
       retries: 0,
     });
     const started = Date.now();
-    const err = await failure(slow.call(ctx, { path: '/internal/stall', schema: Thing }));
-    expect(err.code).toBe('INTERNAL');
-    expect(Date.now() - started).toBeLessThan(1_500);
+    const err = await failure(slow.call(ctx, { path: '/internal/slow', schema: Thing }));
+    const ms = Date.now() - started;
     await new Promise((r) => setTimeout(r, 50));
-    // The stalled exchange was aborted: its connection is not left waiting for the rest.
-    expect(closed).toBe(true);
+    const result = { err, ms, closed };
     await slow.close();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     nock.disableNetConnect();
+    return result;
+  }
+
+  it('gives up after its deadline instead of hanging', async () => {
+    const { err, ms, closed } = await callAgainst(() => {});
+    expect(err.code).toBe('INTERNAL');
+    expect(ms).toBeLessThan(1_500);
+    expect(closed).toBe(true);
+  });
+
+  it('gives up after its deadline when the body stalls after the headers', async () => {
+    // The wait for the body is bounded by the call's deadline alone (undici's bodyTimeout is off).
+    const { err, ms, closed } = await callAgainst((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"errCode":0,');
+    });
+    expect(err.code).toBe('INTERNAL');
+    expect(ms).toBeLessThan(1_500);
+    // The stalled exchange was aborted: its connection is not left waiting for the rest.
+    expect(closed).toBe(true);
   });
 
   it('treats a connection failure as INTERNAL, at once', async () => {
