@@ -544,6 +544,25 @@ describe('admin', () => {
   });
 });
 
+describe('event-loop delay', () => {
+  it('reports how long the event loop was held up since the last reset, and resets', async () => {
+    await call('POST', '/sandbox/admin/event-loop/reset');
+    await new Promise((r) => setTimeout(r, 30));
+    // The sandbox runs in this process: blocking here blocks its event loop.
+    const until = performance.now() + 80;
+    while (performance.now() < until);
+    await new Promise((r) => setTimeout(r, 30));
+    const held = data(z.any(), await call('GET', '/sandbox/admin/event-loop'));
+    expect(held.maxMs).toBeGreaterThanOrEqual(60);
+    expect(held.samples).toBeGreaterThan(0);
+    const cleared = data(z.any(), await call('POST', '/sandbox/admin/event-loop/reset'));
+    expect(cleared.maxMs).toBeGreaterThanOrEqual(held.maxMs);
+    const after = data(z.any(), await call('GET', '/sandbox/admin/event-loop'));
+    expect(after.maxMs).toBeLessThan(held.maxMs);
+    expect(after.since).toBeGreaterThanOrEqual(held.since);
+  });
+});
+
 describe('fault injection', () => {
   const addFault = async (spec: unknown) =>
     data(z.object({ faultId: z.number() }), await call('POST', '/sandbox/admin/faults', { body: spec }));
