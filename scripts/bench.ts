@@ -367,8 +367,10 @@ for (let round = 0; round < settings.rounds; round++) {
 interface Figures {
   unitsPerSecond: number;
   cpuMicrosPerUnit: number;
+  /** Milliseconds, over the units of all latency rounds, at `rate`. */
   p50?: number;
   p99?: number;
+  /** Units per second of the paced latency runs: half the slowest target's throughput. */
   rate?: number;
   /** CPU per unit during the fixed-rate run: every target under the same load. */
   cpuMicrosAtRate?: number;
