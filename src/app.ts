@@ -17,6 +17,7 @@ import { authenticationHook } from './auth/plugin.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { docsPage } from './http/docs-page.ts';
 import { errorServerOptions, installErrorHandling } from './http/error-handler.ts';
+import { AccessLog } from './http/access-log.ts';
 import { loggerOptions } from './http/logging.ts';
 import { genReqId } from './http/request-id.ts';
 import health from './plugins/health.ts';
@@ -45,6 +46,7 @@ export interface BuildOptions extends ServiceOverrides {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config),
+    logController: new AccessLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId,
     trustProxy: parseTrustProxy(config.TRUST_PROXY),

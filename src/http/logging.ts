@@ -5,7 +5,7 @@
  * - headers (`Authorization`, `Cookie`, the backend's service token) and confirm tokens in
  *   logged objects: `redactFields`, on the object and one level down. Pino's own `redact`
  *   option did this with paths, but its wildcard path cloned and walked every line's object,
- *   Fastify's two request lines included: about 6% of an owner read's CPU
+ *   the request lines included: about 6% of an owner read's CPU
  *   (docs/performance.md);
  * - URLs: a key or a confirm token pasted into a query string (`?api_key=opk_…`). The request
  *   serializer rewrites the URL it logs;

@@ -42,7 +42,8 @@ describe('graceful shutdown', () => {
       CONFIRM_KEYS: `t1:${'k'.repeat(40)}`,
       CURSOR_SECRET: 'ops-cursor-secret-0123456789',
       RATE_LIMITS: 'off',
-      LOG_LEVEL: 'info',
+      // At debug the gateway logs each request as it arrives, which tells this test when to stop it.
+      LOG_LEVEL: 'debug',
     });
     // Authenticate the key once, so the slow request waits only on the categories call.
     expect((await fetch(`${gw.url}/open/v1/me`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } })).status).toBe(200);
