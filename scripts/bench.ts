@@ -16,7 +16,8 @@
  * - CPU per request of the process under test, from /proc/<pid>/stat;
  * - p50/p99 latency at a fixed rate of half the slowest target's throughput, the same rate for
  *   every target, evenly paced and open loop (bench/paced.ts), in rounds too (BENCH_RATE_ROUNDS,
- *   3, of 1 s; percentiles over the units of all rounds);
+ *   3, of 1 s; percentiles over the units of all rounds), with the CPU and the read and write
+ *   system calls per unit of the process under test at that rate;
  * - Redis commands per request (INFO commandstats) and round trips (a short MONITOR pass);
  * - peak RSS of each process at the end (VmHWM).
  *
@@ -56,6 +57,7 @@ import {
   referenceWorkMs,
   spawnChild,
   startFlags,
+  systemCalls,
   warmUntilSettled,
   type Child,
   type WarmUp,
@@ -374,6 +376,8 @@ interface Figures {
   rate?: number;
   /** CPU per unit during the fixed-rate run: every target under the same load. */
   cpuMicrosAtRate?: number;
+  /** Read and write system calls per unit during the fixed-rate run (all the process's threads). */
+  systemCallsAtRate?: { reads: number; writes: number };
   /** CPU per unit of the backend, the load generator and redis-server during the saturation runs. */
   othersMicrosPerUnit: { backend: number; generator: number; redis: number };
   /**
@@ -452,6 +456,7 @@ interface LatencyRound {
   p99: number;
   cpuSeconds: number;
   units: number;
+  systemCalls: { reads: number; writes: number };
   /**
    * The longest the backend's and this process's event loops were held up during the run (ms,
    * sampled every 5 ms). On two cores they share one, and a round in which either stalled
@@ -481,6 +486,7 @@ for (let round = 0; round < settings.rateRounds; round++) {
       await backendLoopMaxMs();
       generatorLoop.reset();
       const cpuBefore = cpuSeconds(pid);
+      const callsBefore = systemCalls(pid);
       const r = await paced({
         url: (procs[t] as Child).url,
         steps: stepsOf(s, t) ?? [],
@@ -489,14 +495,17 @@ for (let round = 0; round < settings.rateRounds; round++) {
         seconds: settings.rateSeconds,
         ...(isMcp(s) && t !== 'proxy' ? { bodyFailed: mcpFailed } : {}),
       });
+      const cpuAfter = cpuSeconds(pid);
+      const callsAfter = systemCalls(pid);
       latency.push({
         scenario: s.name,
         target: t,
         round,
         p50: percentile(r.latencies, 50),
         p99: percentile(r.latencies, 99),
-        cpuSeconds: cpuSeconds(pid) - cpuBefore,
+        cpuSeconds: cpuAfter - cpuBefore,
         units: r.ok,
+        systemCalls: { reads: callsAfter.reads - callsBefore.reads, writes: callsAfter.writes - callsBefore.writes },
         backendLoopMaxMs: await backendLoopMaxMs(),
         generatorLoopMaxMs: generatorLoop.count === 0 ? 0 : generatorLoop.max / 1e6,
       });
@@ -514,7 +523,12 @@ for (const s of scenarios) {
     f.rate = rateOf(s);
     f.p50 = percentile(all, 50);
     f.p99 = percentile(all, 99);
-    f.cpuMicrosAtRate = (mine.reduce((a, l) => a + l.cpuSeconds, 0) / mine.reduce((a, l) => a + l.units, 0)) * 1e6;
+    const units = mine.reduce((a, l) => a + l.units, 0);
+    f.cpuMicrosAtRate = (mine.reduce((a, l) => a + l.cpuSeconds, 0) / units) * 1e6;
+    f.systemCallsAtRate = {
+      reads: mine.reduce((a, l) => a + l.systemCalls.reads, 0) / units,
+      writes: mine.reduce((a, l) => a + l.systemCalls.writes, 0) / units,
+    };
   }
 }
 measureReference();
@@ -594,6 +608,14 @@ for (const s of scenarios) {
     const o = (figures[s.name] as Partial<Record<TargetName, Figures>>)[t]?.othersMicrosPerUnit;
     if (o === undefined) return `${t} -`;
     return `${t} ${fx(o.backend, 0)} / ${fx(o.generator, 0)} / ${fx(o.redis, 0)}`;
+  });
+  log(`  ${s.name.padEnd(24)} ${cells.join('   ')}`);
+}
+log('System calls per unit of the process under test at the fixed rate (read / write, from /proc/<pid>/io):');
+for (const s of scenarios) {
+  const cells = targetsOf(s).map((t) => {
+    const c = (figures[s.name] as Partial<Record<TargetName, Figures>>)[t]?.systemCallsAtRate;
+    return c === undefined ? `${t} -` : `${t} ${fx(c.reads, 2)} / ${fx(c.writes, 2)}`;
   });
   log(`  ${s.name.padEnd(24)} ${cells.join('   ')}`);
 }
