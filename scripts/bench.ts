@@ -27,6 +27,7 @@
  *   npm run bench -- --quick           # 1 round of 2 s (about 1.5 minutes)
  *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_RATE_ROUNDS, BENCH_RATE_SECONDS, BENCH_CONNECTIONS,
  *   BENCH_WARMUP_SECONDS (per scenario and pass, 0.8), BENCH_WARMUP_PASSES (at most, 8),
+ *   BENCH_WARMUP_MAX_SECONDS (per target, 25),
  *   BENCH_JIT_QUIET (settled below this share of a core, 0.05), BENCH_PIN=0 (no CPU pinning),
  *   BENCH_STEADY_SPREAD (1.15),
  *   BENCH_SCENARIOS=me,positions (a subset), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1
@@ -79,6 +80,12 @@ const settings = {
   warmupSeconds: num('BENCH_WARMUP_SECONDS', 0.8),
   /** Passes of every scenario at most, per target, before its JIT counts as settled. */
   warmupPasses: num('BENCH_WARMUP_PASSES', quick ? 2 : 8),
+  /**
+   * Seconds of warm-up at most, per target: a pass that would end later is not started. Three
+   * passes (the usual) take about 21 s for a gateway; this keeps a whole run under five minutes
+   * when the compilers do not quieten.
+   */
+  warmupMaxSeconds: num('BENCH_WARMUP_MAX_SECONDS', 25),
   /** Settled: V8 worker threads below this share of a core over a warm-up pass. */
   jitQuiet: num('BENCH_JIT_QUIET', 0.05),
   connections: num('BENCH_CONNECTIONS', 32),
@@ -315,6 +322,7 @@ for (const t of TARGETS) {
     },
     settings.jitQuiet,
     settings.warmupPasses,
+    settings.warmupMaxSeconds,
   );
   warmups[t] = w;
   log(describeWarmUp(t, w));
@@ -691,6 +699,9 @@ if (baselineDir !== undefined) {
 }
 // The reference work took the same CPU time before every round only when nothing outside this
 // benchmark slowed the machine down; otherwise the ratios of this run mix different machines.
+const unsettled = TARGETS.filter((t) => warmups[t]?.settled === false);
+if (unsettled.length > 0)
+  summary.push(`JIT NOT SETTLED after the warm-up on ${unsettled.join(', ')}: their first round includes compiler work, run again`);
 const referenceSpread = Math.max(...reference) / Math.min(...reference);
 const steady = referenceSpread <= settings.steadySpread;
 summary.push(

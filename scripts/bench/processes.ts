@@ -192,20 +192,31 @@ export interface WarmUp {
 
 /**
  * Run `pass` (a load on the process) again and again until the process's JIT has settled: its
- * V8 worker threads below `quiet` of a core over a pass, or `maxPasses` reached.
+ * V8 worker threads below `quiet` of a core over a pass. It stops unsettled after `maxPasses`,
+ * or before a pass that would end past `maxSeconds`, so a machine on which the compilers never
+ * quieten still gets through the benchmark in its time.
  */
-export async function warmUntilSettled(pid: number, pass: () => Promise<void>, quiet: number, maxPasses: number): Promise<WarmUp> {
+export async function warmUntilSettled(
+  pid: number,
+  pass: () => Promise<void>,
+  quiet: number,
+  maxPasses: number,
+  maxSeconds = Number.POSITIVE_INFINITY,
+): Promise<WarmUp> {
   const begun = performance.now();
   const before = v8WorkerCpuSeconds(pid);
   let passes = 0;
   let share = Number.NaN;
+  let passSeconds = 0;
+  const elapsed = () => (performance.now() - begun) / 1000;
   do {
     const passBegun = performance.now();
     const passBefore = v8WorkerCpuSeconds(pid);
     await pass();
     passes += 1;
-    share = (v8WorkerCpuSeconds(pid) - passBefore) / ((performance.now() - passBegun) / 1000);
-  } while (share >= quiet && passes < maxPasses);
+    passSeconds = (performance.now() - passBegun) / 1000;
+    share = (v8WorkerCpuSeconds(pid) - passBefore) / passSeconds;
+  } while (share >= quiet && passes < maxPasses && elapsed() + passSeconds <= maxSeconds);
   return {
     passes,
     seconds: (performance.now() - begun) / 1000,
@@ -217,7 +228,7 @@ export async function warmUntilSettled(pid: number, pass: () => Promise<void>, q
 
 /** One line saying how a warm-up went. */
 export function describeWarmUp(who: string, w: WarmUp): string {
-  return `warm-up ${who}: ${w.passes} pass(es) in ${w.seconds.toFixed(0)} s; V8 workers ${w.v8WorkerCpuSeconds.toFixed(1)} s of CPU, ${(w.lastPassShare * 100).toFixed(0)}% of a core in the last pass${w.settled ? '' : ' (not settled: pass limit reached)'}`;
+  return `warm-up ${who}: ${w.passes} pass(es) in ${w.seconds.toFixed(0)} s; V8 workers ${w.v8WorkerCpuSeconds.toFixed(1)} s of CPU, ${(w.lastPassShare * 100).toFixed(0)}% of a core in the last pass${w.settled ? '' : ' (not settled: pass or time limit reached)'}`;
 }
 
 /** Whether util-linux's taskset is here to pin processes with. */

@@ -1,7 +1,7 @@
 /** The benchmark's per-process counters (scripts/bench/processes.ts). */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { systemCalls } from '../../scripts/bench/processes.ts';
+import { systemCalls, warmUntilSettled } from '../../scripts/bench/processes.ts';
 
 describe('systemCalls', () => {
   it('counts the read and write system calls the process makes', () => {
@@ -20,5 +20,26 @@ describe('systemCalls', () => {
     } finally {
       closeSync(fd);
     }
+  });
+});
+
+describe('warmUntilSettled', () => {
+  const pass = () => new Promise<void>((resolve) => setTimeout(resolve, 200));
+
+  it('stops as soon as the compilers are quiet', async () => {
+    const w = await warmUntilSettled(process.pid, pass, Number.POSITIVE_INFINITY, 8);
+    expect(w).toMatchObject({ passes: 1, settled: true });
+  });
+
+  it('stops unsettled at the pass limit', async () => {
+    const w = await warmUntilSettled(process.pid, pass, -1, 3);
+    expect(w).toMatchObject({ passes: 3, settled: false });
+  });
+
+  it('does not start a pass that would end past the time limit', async () => {
+    // 0.2 s passes, 0.5 s in all: a second pass fits (0.4 s), a third would not (0.6 s).
+    const w = await warmUntilSettled(process.pid, pass, -1, 8, 0.5);
+    expect(w).toMatchObject({ passes: 2, settled: false });
+    expect(w.seconds).toBeLessThan(0.5);
   });
 });
