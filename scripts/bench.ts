@@ -63,7 +63,7 @@ import {
   type Child,
   type WarmUp,
 } from './bench/processes.ts';
-import { commandDelta, commandStats, roundTrips, total, type CommandCounts } from './bench/redis.ts';
+import { commandDelta, commandStats, longestCommandMs, roundTrips, total, type CommandCounts } from './bench/redis.ts';
 import { gatewayEnv, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
 import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
 
@@ -151,7 +151,8 @@ async function start(): Promise<
   const redisServer = await spawnChild({
     name: 'redis-server',
     command: 'redis-server',
-    args: ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    // Commands of 1 ms or more are recorded, to show the server's own stalls in the latency rounds.
+    args: ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--latency-monitor-threshold', '1'],
     env: {},
     port: redisPort,
     tcpReady: true,
@@ -472,6 +473,8 @@ interface LatencyRound {
    */
   backendLoopMaxMs: number;
   generatorLoopMaxMs: number;
+  /** The Redis gateways' rounds: the longest single command of redis-server meanwhile (ms). */
+  redisCommandMaxMs?: number;
 }
 const latency: LatencyRound[] = [];
 const latencies = new Map<string, number[]>();
@@ -492,6 +495,8 @@ for (let round = 0; round < settings.rateRounds; round++) {
     for (const t of targets.map((_, i) => targets[(i + round) % targets.length] as TargetName)) {
       const pid = (procs[t] as Child).pid;
       await backendLoopMaxMs();
+      const usesRedis = t === 'redis' || (t === 'baseline' && baselineRedis);
+      if (usesRedis) await longestCommandMs(redisClient);
       generatorLoop.reset();
       const cpuBefore = cpuSeconds(pid);
       const callsBefore = systemCalls(pid);
@@ -516,6 +521,7 @@ for (let round = 0; round < settings.rateRounds; round++) {
         systemCalls: { reads: callsAfter.reads - callsBefore.reads, writes: callsAfter.writes - callsBefore.writes },
         backendLoopMaxMs: await backendLoopMaxMs(),
         generatorLoopMaxMs: generatorLoop.count === 0 ? 0 : generatorLoop.max / 1e6,
+        ...(usesRedis ? { redisCommandMaxMs: await longestCommandMs(redisClient) } : {}),
       });
       const key = `${s.name}\0${t}`;
       latencies.set(key, [...(latencies.get(key) ?? []), ...r.latencies]);
@@ -648,12 +654,19 @@ log(
 // stalled in it says whose slowness it was.
 const meRounds = latency.filter((l) => l.scenario === 'me');
 if (meRounds.length > 0) {
-  log('Owner read at the fixed rate, p99 (ms) round by round [longest event-loop delay of the backend / the load generator, ms]:');
+  log(
+    "Owner read at the fixed rate, p99 (ms) round by round [longest event-loop delay of the backend / the load generator, and redis-server's longest command for a Redis gateway, ms]:",
+  );
   for (const t of TARGETS) {
     const mine = meRounds.filter((l) => l.target === t).sort((a, b) => a.round - b.round);
     if (mine.length > 0)
       log(
-        `  ${t.padEnd(8)} ${mine.map((l) => `${fx(l.p99, 1)} [${fx(l.backendLoopMaxMs, 0)} / ${fx(l.generatorLoopMaxMs, 0)}]`).join('   ')}`,
+        `  ${t.padEnd(8)} ${mine
+          .map(
+            (l) =>
+              `${fx(l.p99, 1)} [${fx(l.backendLoopMaxMs, 0)} / ${fx(l.generatorLoopMaxMs, 0)}${l.redisCommandMaxMs === undefined ? '' : ` / ${fx(l.redisCommandMaxMs, 0)}`}]`,
+          )
+          .join('   ')}`,
       );
   }
 }

@@ -84,3 +84,17 @@ function count(line: string, seen: CommandCounts): void {
   if (name === 'get' && (firstArg ?? '').endsWith('kill-switch')) return;
   seen[name] = (seen[name] ?? 0) + 1;
 }
+
+/**
+ * The longest a single command (a script counts as one) held redis-server up since the last
+ * call, in ms, from its latency monitor (the server must run with latency-monitor-threshold
+ * set); the record then starts anew. redis-server shares a core with the backend and the load
+ * generator, and while a command runs it answers no one, so a Redis gateway's slow round may
+ * be the server's.
+ */
+export async function longestCommandMs(redis: Redis): Promise<number> {
+  const latest = (await redis.call('LATENCY', 'LATEST')) as [string, number, number, number][];
+  await redis.call('LATENCY', 'RESET');
+  // Each event: name, time of its latest spike, that spike's ms, the highest since the reset.
+  return Math.max(0, ...latest.map((event) => Number(event[3])));
+}
