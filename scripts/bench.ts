@@ -64,7 +64,7 @@ import {
   type WarmUp,
 } from './bench/processes.ts';
 import { commandDelta, commandStats, longestCommandMs, roundTrips, total, type CommandCounts } from './bench/redis.ts';
-import { gatewayEnv, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
+import { gatewayEnv, gatewayLoopMaxMs, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
 import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -145,7 +145,13 @@ const fx = (x: number | undefined, d = 2) => (x === undefined || !Number.isFinit
 
 const children: Child[] = [];
 async function start(): Promise<
-  Record<Exclude<TargetName, 'baseline'>, Child> & { baseline?: Child; redisUrl: string; sandbox: Child; redisServer: Child }
+  Record<Exclude<TargetName, 'baseline'>, Child> & {
+    baseline?: Child;
+    redisUrl: string;
+    adminUrls: Partial<Record<TargetName, string>>;
+    sandbox: Child;
+    redisServer: Child;
+  }
 > {
   const redisPort = await freePort();
   const redisServer = await spawnChild({
@@ -177,12 +183,19 @@ async function start(): Promise<
           `--diagnostic-dir=${outDir}/profiles`,
         ]
       : [];
+  // Each gateway's admin port, for its /metrics (its own event-loop record in the latency rounds).
+  const adminUrls: Partial<Record<TargetName, string>> = {};
+  const adminPort = async (t: TargetName) => {
+    const port = await freePort();
+    adminUrls[t] = `http://127.0.0.1:${port}`;
+    return String(port);
+  };
   const memoryPort = await freePort();
   const memory = await spawnChild({
     name: 'gateway (memory)',
     args: ['src/server.ts'],
     nodeFlags: [...startFlags(), ...profileFlags('memory')],
-    env: { ...gatewayEnvironment, PORT: String(memoryPort), RATE_LIMITS: 'off' },
+    env: { ...gatewayEnvironment, PORT: String(memoryPort), ADMIN_PORT: await adminPort('memory'), RATE_LIMITS: 'off' },
     port: memoryPort,
     readyPath: '/livez',
   });
@@ -198,6 +211,7 @@ async function start(): Promise<
       env: {
         ...gatewayEnvironment,
         PORT: String(baselinePort),
+        ADMIN_PORT: await adminPort('baseline'),
         ...(baselineRedis ? { ...redisGatewayEnv, REDIS_KEY_PREFIX: 'bench-baseline:' } : { RATE_LIMITS: 'off' }),
         ...baselineEnv(),
       },
@@ -212,12 +226,12 @@ async function start(): Promise<
     name: 'gateway (redis)',
     args: ['src/server.ts'],
     nodeFlags: [...startFlags(), ...profileFlags('redis')],
-    env: { ...gatewayEnvironment, PORT: String(redisGatewayPort), ...redisGatewayEnv },
+    env: { ...gatewayEnvironment, PORT: String(redisGatewayPort), ADMIN_PORT: await adminPort('redis'), ...redisGatewayEnv },
     port: redisGatewayPort,
     readyPath: '/livez',
   });
   children.push(redis);
-  return { proxy, memory, redis, redisUrl, sandbox, redisServer, ...(baseline === undefined ? {} : { baseline }) };
+  return { proxy, memory, redis, redisUrl, adminUrls, sandbox, redisServer, ...(baseline === undefined ? {} : { baseline }) };
 }
 
 async function stopAll(): Promise<void> {
@@ -232,6 +246,7 @@ const procs: Partial<Record<TargetName, Child>> & {
   memory: Child;
   proxy: Child;
   redisUrl: string;
+  adminUrls: Partial<Record<TargetName, string>>;
   sandbox: Child;
   redisServer: Child;
 } = await start().catch(async (err: unknown) => {
@@ -473,6 +488,8 @@ interface LatencyRound {
    */
   backendLoopMaxMs: number;
   generatorLoopMaxMs: number;
+  /** A gateway's rounds: the longest its own event loop was held up (ms; resolution 10 ms). */
+  targetLoopMaxMs?: number;
   /** The Redis gateways' rounds: the longest single command of redis-server meanwhile (ms). */
   redisCommandMaxMs?: number;
 }
@@ -487,6 +504,7 @@ async function backendLoopMaxMs(): Promise<number> {
   const body = (await res.json()) as { data?: { maxMs?: number } };
   return body.data?.maxMs ?? Number.NaN;
 }
+// Like the backend's: every 5 ms, and the delay is what lies beyond that interval.
 const generatorLoop = monitorEventLoopDelay({ resolution: 5 });
 generatorLoop.enable();
 for (let round = 0; round < settings.rateRounds; round++) {
@@ -497,6 +515,8 @@ for (let round = 0; round < settings.rateRounds; round++) {
       await backendLoopMaxMs();
       const usesRedis = t === 'redis' || (t === 'baseline' && baselineRedis);
       if (usesRedis) await longestCommandMs(redisClient);
+      const adminUrl = procs.adminUrls[t];
+      if (adminUrl !== undefined) await gatewayLoopMaxMs(adminUrl);
       generatorLoop.reset();
       const cpuBefore = cpuSeconds(pid);
       const callsBefore = systemCalls(pid);
@@ -520,7 +540,8 @@ for (let round = 0; round < settings.rateRounds; round++) {
         units: r.ok,
         systemCalls: { reads: callsAfter.reads - callsBefore.reads, writes: callsAfter.writes - callsBefore.writes },
         backendLoopMaxMs: await backendLoopMaxMs(),
-        generatorLoopMaxMs: generatorLoop.count === 0 ? 0 : generatorLoop.max / 1e6,
+        generatorLoopMaxMs: generatorLoop.count === 0 ? 0 : Math.max(0, generatorLoop.max / 1e6 - 5),
+        ...(adminUrl === undefined ? {} : { targetLoopMaxMs: await gatewayLoopMaxMs(adminUrl) }),
         ...(usesRedis ? { redisCommandMaxMs: await longestCommandMs(redisClient) } : {}),
       });
       const key = `${s.name}\0${t}`;
@@ -655,7 +676,7 @@ log(
 const meRounds = latency.filter((l) => l.scenario === 'me');
 if (meRounds.length > 0) {
   log(
-    "Owner read at the fixed rate, p99 (ms) round by round [longest event-loop delay of the backend / the load generator, and redis-server's longest command for a Redis gateway, ms]:",
+    "Owner read at the fixed rate, p99 (ms) round by round [longest event-loop delay of the backend / the load generator / a gateway itself, and redis-server's longest command for a Redis gateway, ms]:",
   );
   for (const t of TARGETS) {
     const mine = meRounds.filter((l) => l.target === t).sort((a, b) => a.round - b.round);
@@ -664,7 +685,10 @@ if (meRounds.length > 0) {
         `  ${t.padEnd(8)} ${mine
           .map(
             (l) =>
-              `${fx(l.p99, 1)} [${fx(l.backendLoopMaxMs, 0)} / ${fx(l.generatorLoopMaxMs, 0)}${l.redisCommandMaxMs === undefined ? '' : ` / ${fx(l.redisCommandMaxMs, 0)}`}]`,
+              `${fx(l.p99, 1)} [${[l.backendLoopMaxMs, l.generatorLoopMaxMs, l.targetLoopMaxMs, l.redisCommandMaxMs]
+                .filter((ms) => ms !== undefined)
+                .map((ms) => fx(ms, 0))
+                .join(' / ')}]`,
           )
           .join('   ')}`,
       );

@@ -53,3 +53,18 @@ export function limitedRedisEnv(redisUrl: string): Record<string, string> {
     RATE_LIMIT_WRITE_PER_DAY: big,
   };
 }
+
+/** prom-client's event-loop monitor samples every 10 ms (its default), recording whole intervals. */
+const PROM_CLIENT_LOOP_SAMPLE_MS = 10;
+
+/**
+ * The longest a gateway's own event loop was held up since the last call (ms), from the
+ * `nodejs_eventloop_lag_max_seconds` of its admin port's /metrics: prom-client restarts that
+ * record at every scrape, so two scrapes around a run give the run's. Tells a slow round that
+ * was the gateway's (its garbage collector, say) from one that was the machine's.
+ */
+export async function gatewayLoopMaxMs(adminUrl: string): Promise<number> {
+  const text = await (await fetch(`${adminUrl}/metrics`)).text();
+  const m = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+  return m === null ? Number.NaN : Math.max(0, Number(m[1]) * 1000 - PROM_CLIENT_LOOP_SAMPLE_MS);
+}
