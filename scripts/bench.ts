@@ -17,14 +17,16 @@
  * - p50/p99 latency at a fixed rate of half the slowest target's throughput, the same rate for
  *   every target, evenly paced and open loop (bench/paced.ts), in rounds too (BENCH_RATE_ROUNDS,
  *   3, of 1 s; percentiles over the units of all rounds), with the CPU and the read and write
- *   system calls per unit of the process under test at that rate;
+ *   system calls per unit of the process under test at that rate, and beside each owner-read
+ *   round how long the backend's, this process's and a gateway's own event loops were held
+ *   up and redis-server's longest command (whose slowness a slow round was);
  * - Redis commands per request (INFO commandstats) and round trips (a short MONITOR pass);
  * - peak RSS of each process at the end (VmHWM).
  *
  * It asserts nothing. Figures go to stdout and, raw, to bench-results/bench-<time>.json.
  *
  *   npm run bench                      # warm-up, then 3 rounds of 3 s (about 4.6 minutes on 2 cores)
- *   npm run bench -- --quick           # 1 round of 2 s (about 1.5 minutes)
+ *   npm run bench -- --quick           # 1 round of 2 s (about 2 minutes)
  *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_RATE_ROUNDS, BENCH_RATE_SECONDS, BENCH_CONNECTIONS,
  *   BENCH_WARMUP_SECONDS (per scenario and pass, 0.8), BENCH_WARMUP_PASSES (at most, 8),
  *   BENCH_WARMUP_MAX_SECONDS (per target, 25),
