@@ -9,6 +9,7 @@
  * times, locale maps, upper-case or integer enums): translating them is the gateway's job.
  */
 import { z } from 'zod';
+import type { AppLocaleTag } from '../i18n/languages.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Transport conventions
@@ -95,10 +96,25 @@ export const EpochMs = z.number().int().nonnegative();
 export const Amount = z.number().finite();
 export const Probability = z.number().finite().min(0).max(1);
 
-/** The app's locale tags. `in` is the legacy tag for Indonesian. Any of them may be missing. */
-export const APP_LOCALES = ['en', 'zh_TW', 'zh_CN', 'vi', 'in', 'th', 'ja', 'ko', 'ms'] as const;
-/** Localised text: a map keyed by app locale tag. Unknown tags are tolerated and ignored. */
-export const LocaleText = z.record(z.string(), z.string());
+const optionalText = z.string().optional();
+/**
+ * Localised text: a map keyed by app locale tag (src/i18n/languages.ts; `in` is the legacy tag
+ * for Indonesian), any of which may be missing. The known tags hold strings when present;
+ * unknown tags are tolerated and dropped, as nothing reads them. An object of optional keys, not
+ * a record of strings: zod compiles an object's checks, which validates a map about six times
+ * faster, and lists carry two or more maps per item (docs/performance.md, change 17).
+ */
+export const LocaleText = z.object({
+  en: optionalText,
+  zh_TW: optionalText,
+  zh_CN: optionalText,
+  vi: optionalText,
+  in: optionalText,
+  th: optionalText,
+  ja: optionalText,
+  ko: optionalText,
+  ms: optionalText,
+} satisfies Record<AppLocaleTag, typeof optionalText>);
 export type LocaleText = z.infer<typeof LocaleText>;
 
 /** Account types as the app stores them. */

@@ -31,6 +31,7 @@ import { SEED_POLLS } from '../../fixtures/seed/polls.ts';
 import { API, clearFaults, countOf, expectError, expectOk, startCounting } from '../helpers/contract-assert.ts';
 import { genericMarketId } from '../../sandbox/ids.ts';
 import { CATEGORIES, KEYS, MARKETS, OPINIONS, POLLS, startStack, type Stack } from '../helpers/stack.ts';
+import type { AppLocaleTag } from '../../src/i18n/languages.ts';
 
 let stack: Stack;
 const KEY: string = KEYS.aliceRead;
@@ -132,7 +133,7 @@ describe('rule 9: existence never leaks', () => {
 describe('localisation (Accept-Language)', () => {
   const title9 = NOTABLE_MARKETS.find((m) => m.id === MARKETS.aliceOpen)?.title ?? {};
   const snack9 = SEED_POLLS.find((p) => p.id === POLLS.aliceVoted)?.subject ?? {};
-  const TAG: Record<string, string> = {
+  const TAG: Record<string, AppLocaleTag> = {
     en: 'en',
     'zh-TW': 'zh_TW',
     'zh-CN': 'zh_CN',
