@@ -16,7 +16,8 @@
  * - CPU per request of the process under test, from /proc/<pid>/stat;
  * - p50/p99 latency at a fixed rate of half the slowest target's throughput, the same rate for
  *   every target, evenly paced and open loop (bench/paced.ts), in rounds too (BENCH_RATE_ROUNDS,
- *   3, of 1 s; percentiles over the units of all rounds), with the CPU and the read and write
+ *   3, of 1 s, each after a lead-in of BENCH_RATE_LEAD_IN_SECONDS, 0.2, of the same load left
+ *   out; percentiles over the units of all rounds), with the CPU and the read and write
  *   system calls per unit of the process under test at that rate, and beside each owner-read
  *   round how long the backend's, this process's and a gateway's own event loops were held
  *   up and redis-server's longest command (whose slowness a slow round was);
@@ -79,6 +80,9 @@ const settings = {
   seconds: num('BENCH_SECONDS', quick ? 2 : 3),
   rateSeconds: num('BENCH_RATE_SECONDS', quick ? 2 : 1),
   rateRounds: num('BENCH_RATE_ROUNDS', quick ? 1 : 3),
+  /** Seconds of each rate run sent before the measured ones and left out (paced.ts, leadInSeconds). */
+  rateLeadInSeconds:
+    process.env.BENCH_RATE_LEAD_IN_SECONDS === undefined ? 0.2 : Math.max(0, Number(process.env.BENCH_RATE_LEAD_IN_SECONDS) || 0),
   warmupSeconds: num('BENCH_WARMUP_SECONDS', 0.8),
   /** Passes of every scenario at most, per target, before its JIT counts as settled. */
   warmupPasses: num('BENCH_WARMUP_PASSES', quick ? 2 : 8),
@@ -312,7 +316,7 @@ function drive(s: Scenario, t: TargetName, extra: { duration?: number; amount?: 
 }
 
 log(
-  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, ${settings.rateRounds} round(s) of rate runs of ${settings.rateSeconds} s, log level ${settings.logLevel}`,
+  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, ${settings.rateRounds} round(s) of rate runs of ${settings.rateSeconds} s after ${settings.rateLeadInSeconds} s unmeasured, log level ${settings.logLevel}`,
 );
 log(
   `machine: ${cpuCount} cores, load average ${loadavg()
@@ -514,20 +518,27 @@ for (let round = 0; round < settings.rateRounds; round++) {
     const targets = targetsOf(s);
     for (const t of targets.map((_, i) => targets[(i + round) % targets.length] as TargetName)) {
       const pid = (procs[t] as Child).pid;
-      await backendLoopMaxMs();
       const usesRedis = t === 'redis' || (t === 'baseline' && baselineRedis);
-      if (usesRedis) await longestCommandMs(redisClient);
       const adminUrl = procs.adminUrls[t];
+      // The gateway's own record is read over its admin port, which costs it CPU: before the run,
+      // so its record covers the lead-in as well. The other records restart with the measured units.
       if (adminUrl !== undefined) await gatewayLoopMaxMs(adminUrl);
-      generatorLoop.reset();
-      const cpuBefore = cpuSeconds(pid);
-      const callsBefore = systemCalls(pid);
+      let cpuBefore = 0;
+      let callsBefore = { reads: 0, writes: 0 };
       const r = await paced({
         url: (procs[t] as Child).url,
         steps: stepsOf(s, t) ?? [],
         connections: settings.connections,
         unitsPerSecond: rateOf(s),
         seconds: settings.rateSeconds,
+        leadInSeconds: settings.rateLeadInSeconds,
+        onMeasureStart: () => {
+          cpuBefore = cpuSeconds(pid);
+          callsBefore = systemCalls(pid);
+          generatorLoop.reset();
+          void backendLoopMaxMs().catch(() => undefined);
+          if (usesRedis) void longestCommandMs(redisClient).catch(() => undefined);
+        },
         ...(isMcp(s) && t !== 'proxy' ? { bodyFailed: mcpFailed } : {}),
       });
       const cpuAfter = cpuSeconds(pid);

@@ -28,6 +28,15 @@ export interface PacedOptions {
   bodyFailed?: (body: string) => boolean;
   /** How long after the last unit is due the unanswered ones are waited for (10 s). */
   drainMs?: number;
+  /**
+   * Seconds of the same load sent first and left out of the result (0), so that what a target
+   * does when load resumes after idling stays out of the figures: the pool's new connections,
+   * and a Redis limiter's first call trimming at once every entry that left its minute window
+   * meanwhile (docs/performance.md, "Method").
+   */
+  leadInSeconds?: number;
+  /** Called once, when the first measured unit is due (at once without a lead-in). */
+  onMeasureStart?: () => void;
 }
 
 export interface PacedResult {
@@ -43,7 +52,9 @@ export async function paced(opts: PacedOptions): Promise<PacedResult> {
   const pool = new Pool(opts.url, { connections: opts.connections, pipelining: 1 });
   const origin = new URL(opts.url).origin;
   // One deadline for the whole run: when it fires, every unit still unanswered is cut short.
-  const deadline = new Deadline(opts.seconds * 1000 + (opts.drainMs ?? 10_000));
+  const leadInSeconds = opts.leadInSeconds ?? 0;
+  const deadline = new Deadline((leadInSeconds + opts.seconds) * 1000 + (opts.drainMs ?? 10_000));
+  const leadIn = Math.round(opts.unitsPerSecond * leadInSeconds);
   const total = Math.max(1, Math.round(opts.unitsPerSecond * opts.seconds));
   const intervalMs = 1000 / opts.unitsPerSecond;
   // Preallocated, no unit's promise kept, and each answer read by the gateway's own lean
@@ -59,7 +70,7 @@ export async function paced(opts: PacedOptions): Promise<PacedResult> {
     allSettled = resolve;
   });
 
-  const unit = async (): Promise<void> => {
+  const unit = async (measured: boolean): Promise<void> => {
     const sent = performance.now();
     const context: Record<string, unknown> = {};
     try {
@@ -76,12 +87,12 @@ export async function paced(opts: PacedOptions): Promise<PacedResult> {
         }
         step.onResponse?.(res.status, res.text, context);
       }
-      latencies[ok++] = performance.now() - sent;
+      if (measured) latencies[ok++] = performance.now() - sent;
     } catch (err) {
       sample ??= (err as Error).message;
     } finally {
       settled += 1;
-      if (settled === total) allSettled();
+      if (settled === leadIn + total) allSettled();
     }
   };
 
@@ -90,11 +101,12 @@ export async function paced(opts: PacedOptions): Promise<PacedResult> {
   await new Promise<void>((resolve) => {
     const tick = () => {
       // Every unit due by now starts now, whether or not earlier ones have been answered.
-      while (started < total && start + started * intervalMs <= performance.now()) {
+      while (started < leadIn + total && start + started * intervalMs <= performance.now()) {
+        if (started === leadIn) opts.onMeasureStart?.();
         started += 1;
-        void unit();
+        void unit(started > leadIn);
       }
-      if (started >= total) return resolve();
+      if (started >= leadIn + total) return resolve();
       setTimeout(tick, Math.max(0, start + started * intervalMs - performance.now()));
     };
     tick();

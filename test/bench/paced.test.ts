@@ -90,6 +90,37 @@ describe('paced load', () => {
     for (const b of bodies) expect(b).toMatch(/^t\d+$/);
   });
 
+  it('sends the lead-in first and measures only the units after it', async () => {
+    let seen = 0;
+    const url = await serve((_req, _body, res) => {
+      seen += 1;
+      // A slow start, as of a target that has just been woken: the first 20 answers take 150 ms.
+      if (seen <= 20) setTimeout(() => res.end('{}'), 150);
+      else res.end('{}');
+    });
+    const starts: { at: number; seen: number }[] = [];
+    const before = performance.now();
+    const r = await paced({
+      url,
+      steps: [{ method: 'GET', path: '/' }],
+      connections: 32,
+      unitsPerSecond: 200,
+      seconds: 0.3,
+      leadInSeconds: 0.3,
+      onMeasureStart: () => starts.push({ at: performance.now() - before, seen }),
+    });
+    expect(seen).toBe(120);
+    expect(r).toMatchObject({ ok: 60, failed: 0 });
+    expect(r.latencies).toHaveLength(60);
+    // Called once, when the 61st unit was due (300 ms in), before it was sent.
+    expect(starts).toHaveLength(1);
+    expect(starts[0]?.at).toBeGreaterThanOrEqual(300);
+    expect(starts[0]?.seen).toBeLessThanOrEqual(60);
+    // The slow start fell in the lead-in: none of the measured units waited for it (without the
+    // lead-in, 20 of them would have taken 150 ms or more).
+    expect(Math.max(...r.latencies)).toBeLessThan(140);
+  });
+
   it('counts error statuses, failed bodies and unanswered units as failed, with a sample', async () => {
     let n = 0;
     const url = await serve((_req, _body, res) => {
