@@ -511,7 +511,8 @@ async function backendLoopMaxMs(): Promise<number> {
   return body.data?.maxMs ?? Number.NaN;
 }
 // Like the backend's: every 5 ms, and the delay is what lies beyond that interval.
-const generatorLoop = monitorEventLoopDelay({ resolution: 5 });
+const GENERATOR_LOOP_SAMPLE_MS = 5;
+const generatorLoop = monitorEventLoopDelay({ resolution: GENERATOR_LOOP_SAMPLE_MS });
 generatorLoop.enable();
 for (let round = 0; round < settings.rateRounds; round++) {
   for (const s of scenarios) {
@@ -553,7 +554,7 @@ for (let round = 0; round < settings.rateRounds; round++) {
         units: r.ok,
         systemCalls: { reads: callsAfter.reads - callsBefore.reads, writes: callsAfter.writes - callsBefore.writes },
         backendLoopMaxMs: await backendLoopMaxMs(),
-        generatorLoopMaxMs: generatorLoop.count === 0 ? 0 : Math.max(0, generatorLoop.max / 1e6 - 5),
+        generatorLoopMaxMs: generatorLoop.count === 0 ? 0 : Math.max(0, generatorLoop.max / 1e6 - GENERATOR_LOOP_SAMPLE_MS),
         ...(adminUrl === undefined ? {} : { targetLoopMaxMs: await gatewayLoopMaxMs(adminUrl) }),
         ...(usesRedis ? { redisCommandMaxMs: await longestCommandMs(redisClient) } : {}),
       });

@@ -9,7 +9,7 @@
  * times, locale maps, upper-case or integer enums): translating them is the gateway's job.
  */
 import { z } from 'zod';
-import type { AppLocaleTag } from '../i18n/languages.ts';
+import { APP_LOCALE_TAGS, type AppLocaleTag } from '../i18n/languages.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Transport conventions
@@ -104,17 +104,9 @@ const optionalText = z.string().optional();
  * a record of strings: zod compiles an object's checks, which validates a map about six times
  * faster, and lists carry two or more maps per item (docs/performance.md, change 17).
  */
-export const LocaleText = z.object({
-  en: optionalText,
-  zh_TW: optionalText,
-  zh_CN: optionalText,
-  vi: optionalText,
-  in: optionalText,
-  th: optionalText,
-  ja: optionalText,
-  ko: optionalText,
-  ms: optionalText,
-} satisfies Record<AppLocaleTag, typeof optionalText>);
+export const LocaleText = z.object(
+  Object.fromEntries(APP_LOCALE_TAGS.map((tag) => [tag, optionalText])) as Record<AppLocaleTag, typeof optionalText>,
+);
 export type LocaleText = z.infer<typeof LocaleText>;
 
 /** Account types as the app stores them. */
