@@ -67,7 +67,7 @@ import {
   type WarmUp,
 } from './bench/processes.ts';
 import { commandDelta, commandStats, longestCommandMs, roundTrips, total, type CommandCounts } from './bench/redis.ts';
-import { gatewayEnv, gatewayLoopMaxMs, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
+import { gatewayEnv, gatewayRecord, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
 import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -496,6 +496,8 @@ interface LatencyRound {
   generatorLoopMaxMs: number;
   /** A gateway's rounds: the longest its own event loop was held up (ms; resolution 10 ms). */
   targetLoopMaxMs?: number;
+  /** A gateway's rounds: its full (mark-compact) collections during the run, lead-in included. */
+  targetMajorGcs?: number;
   /** The Redis gateways' rounds: the longest single command of redis-server meanwhile (ms). */
   redisCommandMaxMs?: number;
 }
@@ -523,7 +525,7 @@ for (let round = 0; round < settings.rateRounds; round++) {
       const adminUrl = procs.adminUrls[t];
       // The gateway's own record is read over its admin port, which costs it CPU: before the run,
       // so its record covers the lead-in as well. The other records restart with the measured units.
-      if (adminUrl !== undefined) await gatewayLoopMaxMs(adminUrl);
+      const recordBefore = adminUrl === undefined ? undefined : await gatewayRecord(adminUrl);
       let cpuBefore = 0;
       let callsBefore = { reads: 0, writes: 0 };
       const r = await paced({
@@ -555,7 +557,12 @@ for (let round = 0; round < settings.rateRounds; round++) {
         systemCalls: { reads: callsAfter.reads - callsBefore.reads, writes: callsAfter.writes - callsBefore.writes },
         backendLoopMaxMs: await backendLoopMaxMs(),
         generatorLoopMaxMs: generatorLoop.count === 0 ? 0 : Math.max(0, generatorLoop.max / 1e6 - GENERATOR_LOOP_SAMPLE_MS),
-        ...(adminUrl === undefined ? {} : { targetLoopMaxMs: await gatewayLoopMaxMs(adminUrl) }),
+        ...(adminUrl === undefined || recordBefore === undefined
+          ? {}
+          : await gatewayRecord(adminUrl).then((after) => ({
+              targetLoopMaxMs: after.loopMaxMs,
+              targetMajorGcs: after.majorGcs - recordBefore.majorGcs,
+            }))),
         ...(usesRedis ? { redisCommandMaxMs: await longestCommandMs(redisClient) } : {}),
       });
       const key = `${s.name}\0${t}`;
@@ -690,7 +697,7 @@ log(
 const meRounds = latency.filter((l) => l.scenario === 'me');
 if (meRounds.length > 0) {
   log(
-    "Owner read at the fixed rate, p99 (ms) round by round [longest event-loop delay of the backend / the load generator / a gateway itself, and redis-server's longest command for a Redis gateway, ms]:",
+    "Owner read at the fixed rate, p99 (ms) round by round [longest event-loop delay of the backend / the load generator / a gateway itself, and redis-server's longest command for a Redis gateway, ms; a gateway's full garbage collections in the round]:",
   );
   for (const t of TARGETS) {
     const mine = meRounds.filter((l) => l.target === t).sort((a, b) => a.round - b.round);
@@ -702,12 +709,21 @@ if (meRounds.length > 0) {
               `${fx(l.p99, 1)} [${[l.backendLoopMaxMs, l.generatorLoopMaxMs, l.targetLoopMaxMs, l.redisCommandMaxMs]
                 .filter((ms) => ms !== undefined)
                 .map((ms) => fx(ms, 0))
-                .join(' / ')}]`,
+                .join(' / ')}${l.targetMajorGcs === undefined ? '' : `; ${l.targetMajorGcs} GC`}]`,
           )
           .join('   ')}`,
       );
   }
 }
+
+// Full collections: their marking takes the gateway's core from its requests (docs/performance.md).
+const collected = TARGETS.filter((t) => procs.adminUrls[t] !== undefined).map((t) => {
+  const mine = latency.filter((l) => l.target === t);
+  const gcs = mine.reduce((a, l) => a + (l.targetMajorGcs ?? 0), 0);
+  return `${t} ${gcs} in ${mine.reduce((a, l) => a + l.units, 0)} units`;
+});
+if (collected.length > 0)
+  log(`Full garbage collections of each gateway over all fixed-rate runs (lead-ins included): ${collected.join(', ')}`);
 
 // One line of ratios: the owner read against the proxy, and MCP against REST.
 const summary: string[] = [];

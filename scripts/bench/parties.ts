@@ -57,14 +57,32 @@ export function limitedRedisEnv(redisUrl: string): Record<string, string> {
 /** prom-client's event-loop monitor samples every 10 ms (its default), recording whole intervals. */
 const PROM_CLIENT_LOOP_SAMPLE_MS = 10;
 
-/**
- * The longest a gateway's own event loop was held up since the last call (ms), from the
- * `nodejs_eventloop_lag_max_seconds` of its admin port's /metrics: prom-client restarts that
- * record at every scrape, so two scrapes around a run give the run's. Tells a slow round that
- * was the gateway's (its garbage collector, say) from one that was the machine's.
- */
-export async function gatewayLoopMaxMs(adminUrl: string): Promise<number> {
+export interface GatewayRecord {
+  /**
+   * The longest the gateway's own event loop was held up since the last call (ms), from
+   * `nodejs_eventloop_lag_max_seconds`: prom-client restarts that record at every scrape, so two
+   * scrapes around a run give the run's. Tells a slow round that was the gateway's (its garbage
+   * collector, say) from one that was the machine's.
+   */
+  loopMaxMs: number;
+  /**
+   * Full (mark-compact) collections since the gateway started, from prom-client's
+   * `nodejs_gc_duration_seconds_count{kind="major"}`. Their marking shares the gateway's core
+   * with its requests, so a round with one in it can be slow for the gateway alone. prom-client
+   * counts the first collection of each batch its observer is handed: seconds apart, as full
+   * collections under load are, each is counted.
+   */
+  majorGcs: number;
+}
+
+/** What a gateway's admin port says of its own event loop and garbage collector now. */
+export async function gatewayRecord(adminUrl: string): Promise<GatewayRecord> {
   const text = await (await fetch(`${adminUrl}/metrics`)).text();
-  const m = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
-  return m === null ? Number.NaN : Math.max(0, Number(m[1]) * 1000 - PROM_CLIENT_LOOP_SAMPLE_MS);
+  const loop = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+  const major = /^nodejs_gc_duration_seconds_count\{kind="major"\} (\S+)$/m.exec(text);
+  return {
+    loopMaxMs: loop === null ? Number.NaN : Math.max(0, Number(loop[1]) * 1000 - PROM_CLIENT_LOOP_SAMPLE_MS),
+    // No line until the first full collection.
+    majorGcs: major === null ? 0 : Number(major[1]),
+  };
 }

@@ -1,0 +1,48 @@
+/** What the benchmark reads off a gateway's admin port (scripts/bench/parties.ts). */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayRecord } from '../../scripts/bench/parties.ts';
+import { Metrics } from '../../src/metrics/metrics.ts';
+
+// A registry like a gateway's, with prom-client's default metrics, served as its admin port does.
+const metrics = new Metrics();
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    void metrics.registry.metrics().then((text) => res.end(text));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** A full collection now: `gc` made callable for this test alone. */
+function fullCollection(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as (opts: { type: 'major'; execution: 'sync' }) => void)({ type: 'major', execution: 'sync' });
+}
+
+describe('gatewayRecord', () => {
+  it('counts the full collections between two readings', async () => {
+    const before = await gatewayRecord(url);
+    // prom-client hears of collections through a PerformanceObserver, after the current task,
+    // and counts the first of each batch it is handed: the two are made a task apart.
+    for (let i = 0; i < 2; i += 1) {
+      fullCollection();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const after = await gatewayRecord(url);
+    expect(after.majorGcs - before.majorGcs).toBeGreaterThanOrEqual(2);
+  });
+
+  it("reads the event loop's longest delay, less the sampling interval", async () => {
+    const record = await gatewayRecord(url);
+    expect(Number.isFinite(record.loopMaxMs)).toBe(true);
+    expect(record.loopMaxMs).toBeGreaterThanOrEqual(0);
+  });
+});
