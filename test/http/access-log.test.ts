@@ -1,9 +1,9 @@
 /** One access-log line per request (src/http/access-log.ts), through the gateway's own logger options. */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { AccessLog } from '../../src/http/access-log.ts';
+import { AccessLog, loggedMs } from '../../src/http/access-log.ts';
 import { genReqId } from '../../src/http/request-id.ts';
-import { loggerOptions } from '../../src/http/logging.ts';
+import { epochTime, loggerOptions } from '../../src/http/logging.ts';
 
 type Line = Record<string, unknown> & { msg: string; level: number };
 
@@ -29,13 +29,38 @@ async function serve(level: 'info' | 'debug', opts: { failingOnResponse?: boolea
 
 describe('AccessLog', () => {
   it('writes one line per request at info, with the request and the answer in it', async () => {
+    const before = Date.now();
     const lines = await serve('info');
+    const after = Date.now();
     expect(lines.map((l) => l.msg)).toEqual(['request completed']);
     const [line] = lines as [Line];
     expect(line.level).toBe(30);
     expect(line['req']).toMatchObject({ method: 'GET', url: '/x?limit=2&api_key=[redacted]' });
     expect(line['res']).toEqual({ statusCode: 200 });
-    expect(typeof line['responseTime']).toBe('number');
+    // The response time in ms to the hundredth, and the time in epoch ms, as numbers.
+    const responseTime = line['responseTime'] as number;
+    expect(typeof responseTime).toBe('number');
+    expect(responseTime).toBeGreaterThanOrEqual(0);
+    expect(Math.round(responseTime * 100)).toBeCloseTo(responseTime * 100, 6);
+    expect(Number.isInteger(line['time'])).toBe(true);
+    expect(line['time']).toBeGreaterThanOrEqual(before);
+    expect(line['time']).toBeLessThanOrEqual(after);
+  });
+
+  it('rounds durations to the hundredth of a millisecond', () => {
+    expect(loggedMs(2.171115999)).toBe(2.17);
+    expect(loggedMs(0.005)).toBe(0.01);
+    expect(loggedMs(25.602339999999913)).toBe(25.6);
+    expect(loggedMs(0)).toBe(0);
+  });
+
+  it("writes the time field as pino's default does", () => {
+    const before = Date.now();
+    const field = epochTime();
+    const m = /^,"time":(\d+)$/.exec(field);
+    expect(m).not.toBeNull();
+    expect(Number(m?.[1])).toBeGreaterThanOrEqual(before);
+    expect(Number(m?.[1])).toBeLessThanOrEqual(Date.now());
   });
 
   it('adds the arrival line at debug, before the completion line', async () => {
