@@ -20,7 +20,8 @@
  *   out; percentiles over the units of all rounds), with the CPU and the read and write
  *   system calls per unit of the process under test at that rate, and beside each owner-read
  *   round how long the backend's, this process's and a gateway's own event loops were held
- *   up and redis-server's longest command (whose slowness a slow round was);
+ *   up, redis-server's longest command and the gateway's full garbage collections (whose
+ *   slowness a slow round was), with each gateway's full collections over all those runs;
  * - Redis commands per request (INFO commandstats) and round trips (a short MONITOR pass);
  * - peak RSS of each process at the end (VmHWM).
  *

@@ -6,8 +6,9 @@
  *
  * Why: every line is a JSON serialisation and a write to stdout; below saturation the second
  * line cost about one write system call and 3% of an owner read's CPU (docs/performance.md,
- * change 16, measured when writes still went through libuv's thread pool). Nothing is lost at `info`: the completion line carries
- * everything the arrival line did, and the request id ties it to the request's other lines.
+ * change 16, measured when writes still went through libuv's thread pool). Nothing is lost at
+ * `info`: the completion line carries everything the arrival line did, and the request id ties
+ * it to the request's other lines.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
