@@ -125,6 +125,7 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
       await killSwitch.close();
       if (overrides.upstream === undefined) await upstream.close();
       if (ownsRedis && redis !== null) redis.disconnect();
+      metrics.close();
     },
   };
 }

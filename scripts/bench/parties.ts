@@ -66,11 +66,10 @@ export interface GatewayRecord {
    */
   loopMaxMs: number;
   /**
-   * Full (mark-compact) collections since the gateway started, from prom-client's
-   * `nodejs_gc_duration_seconds_count{kind="major"}`. Their marking shares the gateway's core
-   * with its requests, so a round with one in it can be slow for the gateway alone. prom-client
-   * counts the first collection of each batch its observer is handed: seconds apart, as full
-   * collections under load are, each is counted.
+   * Full (mark-compact) collections since the gateway started, from
+   * `nodejs_gc_duration_seconds_count{kind="major"}` (src/metrics/runtime.ts: every collection,
+   * up to the scrape). Their marking shares the gateway's core with its requests, so a round
+   * with one in it can be slow for the gateway alone.
    */
   majorGcs: number;
 }

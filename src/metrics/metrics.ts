@@ -4,8 +4,10 @@
  * state gauges the chart's alerts watch (breaker, Redis, kill switch), which are read when
  * Prometheus scrapes rather than updated on the request path. Each app gets its own registry,
  * so several apps in one process (tests) never collide.
+ * The process and runtime metrics are prom-client's defaults (./runtime.ts).
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectRuntimeMetrics } from './runtime.ts';
 
 /** Where the state gauges read their values at scrape time (services.ts wires them). */
 export interface StateSources {
@@ -28,9 +30,10 @@ export class Metrics {
   readonly #tokens: Counter<'action' | 'outcome'>;
   readonly #operations: Counter<'operation' | 'surface' | 'outcome'>;
   readonly #operationDuration: Histogram<'operation'>;
+  readonly #stopRuntime: () => void;
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
-    if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.#stopRuntime = (opts.defaultMetrics ?? true) ? collectRuntimeMetrics(this.registry) : () => undefined;
     this.#requests = new Counter({
       name: 'openpm_requests_total',
       help: 'Requests answered, by route template, method, status and surface.',
@@ -98,6 +101,11 @@ export class Metrics {
 
   token(action: string, outcome: string): void {
     this.#tokens.inc({ action, outcome });
+  }
+
+  /** Stops what records in the background for the runtime metrics (the GC profiler). */
+  close(): void {
+    this.#stopRuntime();
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The replica's services (src/services.ts) as `app.services`, for the process around the app
  * (server.ts hands them to the admin server) and for tests, and closed with the app: Redis, the
- * kill switch's refresh and the backend pool go once the last in-flight request has finished.
+ * kill switch's refresh, the backend pool and the metrics' GC profiler go once the last
+ * in-flight request has finished.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';

@@ -1,0 +1,70 @@
+/**
+ * The process and runtime metrics: prom-client's default families, all of them, with the
+ * garbage collector's durations read from V8's GC profiler (src/metrics/runtime.ts).
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { collectRuntimeMetrics } from '../../src/metrics/runtime.ts';
+
+/** A collection of the given kind now: `gc` made callable for this test alone. */
+function collect(type: 'major' | 'minor'): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as (opts: { type: string; execution: 'sync' }) => void)({ type, execution: 'sync' });
+}
+
+function sample(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
+/** `# HELP` and `# TYPE` lines: each family's name, help text and type. */
+function families(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('# '))
+    .sort();
+}
+
+const registry = new Registry();
+const stop = collectRuntimeMetrics(registry);
+afterAll(() => stop());
+
+describe('runtime metrics', () => {
+  it("are prom-client's default families, with the same names, help and types", async () => {
+    const theirs = new Registry();
+    collectDefaultMetrics({ register: theirs });
+    // Both hold every family from the start, the GC histogram included (empty until a collection).
+    expect(families(await registry.metrics())).toEqual(families(await theirs.metrics()));
+    expect(families(await registry.metrics())).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+  });
+
+  it('count each collection by kind, as of the scrape that follows it', async () => {
+    const before = await registry.metrics();
+    collect('major');
+    collect('major');
+    collect('minor');
+    // No timer has run since: the scrape itself reads what the profiler recorded.
+    const after = await registry.metrics();
+    const count = (text: string, kind: string) => sample(text, `nodejs_gc_duration_seconds_count{kind="${kind}"}`);
+    expect(count(after, 'major') - count(before, 'major')).toBe(2);
+    expect(count(after, 'minor') - count(before, 'minor')).toBeGreaterThanOrEqual(1);
+    // Durations in seconds: a forced full collection of this heap takes well under a second.
+    const sum =
+      sample(after, 'nodejs_gc_duration_seconds_sum{kind="major"}') - sample(before, 'nodejs_gc_duration_seconds_sum{kind="major"}');
+    expect(sum).toBeGreaterThan(0);
+    expect(sum).toBeLessThan(2);
+  });
+
+  it('stop recording once stopped', async () => {
+    const own = new Registry();
+    const stopOwn = collectRuntimeMetrics(own);
+    collect('major');
+    stopOwn();
+    const atStop = sample(await own.metrics(), 'nodejs_gc_duration_seconds_count{kind="major"}');
+    expect(atStop).toBe(1);
+    collect('major');
+    expect(sample(await own.metrics(), 'nodejs_gc_duration_seconds_count{kind="major"}')).toBe(atStop);
+  });
+});
