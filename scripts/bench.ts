@@ -568,7 +568,9 @@ for (let round = 0; round < settings.rateRounds; round++) {
       });
       const key = `${s.name}\0${t}`;
       latencies.set(key, [...(latencies.get(key) ?? []), ...r.latencies]);
-      if (r.failed > 0) log(`  warning: ${s.name} on ${t} at the fixed rate: ${r.failed} failed (${r.sample ?? ''})`);
+      if (r.failed + r.leadInFailed > 0) {
+        log(`  warning: ${s.name} on ${t} at the fixed rate: ${r.failed} failed, ${r.leadInFailed} in the lead-in (${r.sample ?? ''})`);
+      }
     }
   }
 }

@@ -42,6 +42,8 @@ export interface PacedOptions {
 export interface PacedResult {
   ok: number;
   failed: number;
+  /** Units of the lead-in that failed: left out of the figures, but a failure all the same. */
+  leadInFailed: number;
   /** Milliseconds from each successful unit's send to its end, in the order they ended. */
   latencies: number[];
   /** One failure, to say why. */
@@ -63,6 +65,7 @@ export async function paced(opts: PacedOptions): Promise<PacedResult> {
   // took 15-20 ms and held up the units due meanwhile).
   const latencies = new Float64Array(total);
   let ok = 0;
+  let leadInOk = 0;
   let settled = 0;
   let sample: string | undefined;
   let allSettled = () => {};
@@ -88,6 +91,7 @@ export async function paced(opts: PacedOptions): Promise<PacedResult> {
         step.onResponse?.(res.status, res.text, context);
       }
       if (measured) latencies[ok++] = performance.now() - sent;
+      else leadInOk += 1;
     } catch (err) {
       sample ??= (err as Error).message;
     } finally {
@@ -115,7 +119,13 @@ export async function paced(opts: PacedOptions): Promise<PacedResult> {
   await done;
   deadline.clear();
   await pool.destroy();
-  return { ok, failed: total - ok, latencies: Array.from(latencies.subarray(0, ok)), ...(sample === undefined ? {} : { sample }) };
+  return {
+    ok,
+    failed: total - ok,
+    leadInFailed: leadIn - leadInOk,
+    latencies: Array.from(latencies.subarray(0, ok)),
+    ...(sample === undefined ? {} : { sample }),
+  };
 }
 
 /** The p-th percentile (0–100) of values, nearest rank. */

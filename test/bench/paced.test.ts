@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { paced, percentile } from '../../scripts/bench/paced.ts';
+import { type PacedOptions, paced, percentile } from '../../scripts/bench/paced.ts';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -25,6 +25,11 @@ async function serve(handler: (req: IncomingMessage, body: string, res: ServerRe
   return `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
 }
 
+/** Paced `GET /` units against `url`. */
+function pacedRoot(url: string, load: Omit<PacedOptions, 'url' | 'steps'>) {
+  return paced({ url, steps: [{ method: 'GET', path: '/' }], ...load });
+}
+
 describe('paced load', () => {
   it('starts units evenly over the run, none before it is due', async () => {
     const arrivals: number[] = [];
@@ -33,7 +38,7 @@ describe('paced load', () => {
       res.end('{}');
     });
     const before = performance.now();
-    const r = await paced({ url, steps: [{ method: 'GET', path: '/' }], connections: 8, unitsPerSecond: 400, seconds: 0.5 });
+    const r = await pacedRoot(url, { connections: 8, unitsPerSecond: 400, seconds: 0.5 });
     expect(r).toMatchObject({ ok: 200, failed: 0 });
     expect(r.latencies).toHaveLength(200);
     // Unit i is due 2.5 ms × i after the run starts: a quota sent at once would arrive within a
@@ -59,7 +64,7 @@ describe('paced load', () => {
       if (held !== undefined) return void held.push(res);
       res.end('{}');
     });
-    const r = await paced({ url, steps: [{ method: 'GET', path: '/' }], connections: 4, unitsPerSecond: 200, seconds: 0.5 });
+    const r = await pacedRoot(url, { connections: 4, unitsPerSecond: 200, seconds: 0.5 });
     expect(r.ok).toBe(100);
     // About 40 units are sent during the stall (5 ms apart), all but 4 of them while every
     // connection is busy; a load that waited for a free connection before sending would see
@@ -100,9 +105,7 @@ describe('paced load', () => {
     });
     const starts: { at: number; seen: number }[] = [];
     const before = performance.now();
-    const r = await paced({
-      url,
-      steps: [{ method: 'GET', path: '/' }],
+    const r = await pacedRoot(url, {
       connections: 32,
       unitsPerSecond: 200,
       seconds: 0.3,
@@ -110,7 +113,7 @@ describe('paced load', () => {
       onMeasureStart: () => starts.push({ at: performance.now() - before, seen }),
     });
     expect(seen).toBe(120);
-    expect(r).toMatchObject({ ok: 60, failed: 0 });
+    expect(r).toMatchObject({ ok: 60, failed: 0, leadInFailed: 0 });
     expect(r.latencies).toHaveLength(60);
     // Called once, when the 61st unit was due (300 ms in), before it was sent.
     expect(starts).toHaveLength(1);
@@ -143,7 +146,20 @@ describe('paced load', () => {
     });
     expect(r.ok).toBe(2);
     expect(r.failed).toBe(6);
+    expect(r.leadInFailed).toBe(0);
     expect(r.sample).toBe('HTTP 500 /x: boom');
+  });
+
+  it('counts failures of the lead-in apart from the measured units', async () => {
+    let n = 0;
+    const url = await serve((_req, _body, res) => {
+      n += 1;
+      // The first three answers (all in the lead-in) are errors; the rest succeed.
+      res.statusCode = n <= 3 ? 503 : 200;
+      res.end(n <= 3 ? 'waking' : '{}');
+    });
+    const r = await pacedRoot(url, { connections: 1, unitsPerSecond: 100, seconds: 0.1, leadInSeconds: 0.1 });
+    expect(r).toMatchObject({ ok: 10, failed: 0, leadInFailed: 3, sample: 'HTTP 503 /: waking' });
   });
 });
 
