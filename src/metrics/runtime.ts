@@ -5,7 +5,7 @@
  *
  * Why: while anyone observes `gc` entries, Node builds a performance entry (several JS objects)
  * after every collection. Under load, with a scavenge every few hundred requests, those objects
- * were a third of what each scavenge moved to the old generation, and that is what brings the
+ * were about 40% of what each scavenge moved to the old generation, and that is what brings the
  * next full collection, whose marking holds requests up (docs/performance.md, change 20). The
  * GC profiler records in C++; its records are read in batches, every second and at each scrape,
  * so the histogram is as fresh as before when Prometheus reads it.

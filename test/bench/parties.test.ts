@@ -1,11 +1,10 @@
 /** What the benchmark reads off a gateway's admin port (scripts/bench/parties.ts). */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayRecord } from '../../scripts/bench/parties.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
+import { collectGarbage } from '../helpers/gc.ts';
 
 // A registry like a gateway's, with prom-client's default metrics, served as its admin port does.
 const metrics = new Metrics();
@@ -19,19 +18,16 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-/** A full collection now: `gc` made callable for this test alone. */
-function fullCollection(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as (opts: { type: 'major'; execution: 'sync' }) => void)({ type: 'major', execution: 'sync' });
-}
+afterAll(async () => {
+  metrics.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 describe('gatewayRecord', () => {
   it('counts the full collections between two readings', async () => {
     const before = await gatewayRecord(url);
-    fullCollection();
-    fullCollection();
+    collectGarbage('major');
+    collectGarbage('major');
     const after = await gatewayRecord(url);
     expect(after.majorGcs - before.majorGcs).toBe(2);
   });

@@ -2,17 +2,10 @@
  * The process and runtime metrics: prom-client's default families, all of them, with the
  * garbage collector's durations read from V8's GC profiler (src/metrics/runtime.ts).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectRuntimeMetrics } from '../../src/metrics/runtime.ts';
-
-/** A collection of the given kind now: `gc` made callable for this test alone. */
-function collect(type: 'major' | 'minor'): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as (opts: { type: string; execution: 'sync' }) => void)({ type, execution: 'sync' });
-}
+import { collectGarbage as collect } from '../helpers/gc.ts';
 
 function sample(text: string, series: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
