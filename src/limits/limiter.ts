@@ -7,24 +7,25 @@
 import type { Metrics } from '../metrics/metrics.ts';
 import { decide, type Decision } from './decision.ts';
 import type { RateLimitStore } from './store.ts';
-import { windowsFor, type LimitClass, type LimitSettings } from './windows.ts';
+import { windowsFor, type LimitClass, type LimitSettings, type WindowSpec } from './windows.ts';
 
 export class RateLimiter {
   readonly #store: RateLimitStore;
-  readonly #settings: LimitSettings;
+  /** The windows of each class: fixed by the settings, so built once. */
+  readonly #windows: Record<LimitClass, WindowSpec[]>;
   readonly #metrics: Metrics;
   readonly #log: { warn(obj: object, msg: string): void };
 
   constructor(store: RateLimitStore, settings: LimitSettings, metrics: Metrics, log: { warn(obj: object, msg: string): void }) {
     this.#store = store;
-    this.#settings = settings;
+    this.#windows = { read: windowsFor('read', settings), search: windowsFor('search', settings), write: windowsFor('write', settings) };
     this.#metrics = metrics;
     this.#log = log;
   }
 
   /** Count one request of `cls` for a key; null when the store could not decide. */
   async check(keyId: string, cls: LimitClass): Promise<Decision | null> {
-    const windows = windowsFor(cls, this.#settings);
+    const windows = this.#windows[cls];
     let decision: Decision;
     try {
       decision = decide(await this.#store.consume(keyId, windows));

@@ -8,7 +8,6 @@
  * cannot check a sliding minute, a calendar day and a shared search budget in one atomic step,
  * nor leave refused requests uncounted. It does guard failed authentication (auth-throttle.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { defineScript, taggedKey, type RedisClient, type Script } from '../store/redis.ts';
 import { DAY_MS, MINUTE_MS, type WindowSpec } from './windows.ts';
 
@@ -86,25 +85,45 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-// KEYS: one per window, all in one cluster slot. ARGV[1]: a unique member for this request;
-// then kind and limit per window.
+// KEYS: one per window, all in one cluster slot. ARGV: kind ('m' or 'd') and limit per window.
 // Returns {allowed, now, count_1, oldest_1, count_2, oldest_2, ...} (oldest -1 when none).
+//
+// A minute window is a list of its requests' times in arrival order (the script's TIME calls
+// are serialised by the server, so the order is the time order): what has aged out is a run at
+// the head. trim() finds the end of that run in a few LINDEX calls even when a long pause left
+// many (steps that double, then halve), and drops it with one LTRIM, so a busy key's log costs
+// a few commands per request and never a loop over its entries. Should the server's clock
+// step back, later entries carry earlier times and age out late: the window over-counts for
+// that while, it never admits more than its limit.
 const CONSUME = `
+local function trim(key, cutoff)
+  local head = redis.call('LINDEX', key, 0)
+  if not head or tonumber(head) > cutoff then return head end
+  local out, step, inside, kept = 0, 1, nil, nil
+  while not inside do
+    local v = redis.call('LINDEX', key, out + step)
+    if not v or tonumber(v) > cutoff then inside, kept = out + step, v else out, step = out + step, step * 2 end
+  end
+  while inside - out > 1 do
+    local mid = math.floor((out + inside) / 2)
+    local v = redis.call('LINDEX', key, mid)
+    if not v or tonumber(v) > cutoff then inside, kept = mid, v else out = mid end
+  end
+  redis.call('LTRIM', key, inside, -1)
+  return kept
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local day = math.floor(tonumber(t[1]) / 86400)
 local n = #KEYS
-local counts, oldest, kinds = {}, {}, {}
+local counts, oldest = {}, {}
 local allowed = 1
 for i = 1, n do
-  local kind = ARGV[2 * i]
-  local limit = tonumber(ARGV[2 * i + 1])
-  kinds[i] = kind
-  if kind == 'm' then
-    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - 60000)
-    counts[i] = redis.call('ZCARD', KEYS[i])
-    local o = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
-    oldest[i] = o[2] and tonumber(o[2]) or -1
+  local limit = tonumber(ARGV[2 * i])
+  if ARGV[2 * i - 1] == 'm' then
+    local head = trim(KEYS[i], now - 60000)
+    counts[i] = redis.call('LLEN', KEYS[i])
+    oldest[i] = head and tonumber(head) or -1
   else
     local d = tonumber(redis.call('HGET', KEYS[i], 'day') or '-1')
     counts[i] = (d == day) and tonumber(redis.call('HGET', KEYS[i], 'count') or '0') or 0
@@ -114,8 +133,8 @@ for i = 1, n do
 end
 if allowed == 1 then
   for i = 1, n do
-    if kinds[i] == 'm' then
-      redis.call('ZADD', KEYS[i], now, ARGV[1])
+    if ARGV[2 * i - 1] == 'm' then
+      redis.call('RPUSH', KEYS[i], now)
       redis.call('PEXPIRE', KEYS[i], 60000)
       if oldest[i] == -1 then oldest[i] = now end
     else
@@ -134,8 +153,9 @@ return out
 `;
 
 /**
- * The windows of one key live in one cluster slot (`rl:{<keyId>}:<window>`), so the script runs
- * on Redis Cluster too; it is registered once and called by digest (EVALSHA).
+ * The windows of one key live in one cluster slot (`rl:{<keyId>}:<window>`, minute logs under
+ * `…:<window>:log`), so the script runs on Redis Cluster too; it is registered once and called
+ * by digest (EVALSHA).
  */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #consume: Script;
@@ -148,14 +168,14 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /** The Redis key of one window of one subject. */
-  key(subject: string, window: string): string {
-    return taggedKey(this.#prefix, subject, `:${window}`);
+  key(subject: string, window: WindowSpec): string {
+    return taggedKey(this.#prefix, subject, window.kind === 'minute' ? `:${window.name}:log` : `:${window.name}`);
   }
 
   async consume(subject: string, windows: WindowSpec[]): Promise<Consumption> {
-    const keys = windows.map((w) => this.key(subject, w.name));
+    const keys = windows.map((w) => this.key(subject, w));
     // Stryker disable next-line StringLiteral: the script reads every kind but 'm' as a day window
-    const args = [randomUUID(), ...windows.flatMap((w) => [w.kind === 'minute' ? 'm' : 'd', String(w.limit)])];
+    const args = windows.flatMap((w) => [w.kind === 'minute' ? 'm' : 'd', String(w.limit)]);
     const out = (await this.#consume(keys, args)) as number[];
     return {
       allowed: out[0] === 1,

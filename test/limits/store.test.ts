@@ -147,7 +147,50 @@ describe('redis rate-limit store: what each window reports', () => {
     const s = new RedisRateLimitStore(redis, prefix);
     const key = subject();
     await s.consume(key, [day(10)]);
-    expect(await redis.type(s.key(key, 'read_day'))).toBe('hash');
-    expect(await redis.hget(s.key(key, 'read_day'), 'count')).toBe('1');
+    expect(await redis.type(s.key(key, day(10)))).toBe('hash');
+    expect(await redis.hget(s.key(key, day(10)), 'count')).toBe('1');
+  });
+
+  it("keeps a minute window as the list of its requests' times, oldest first", async () => {
+    const s = new RedisRateLimitStore(redis, prefix);
+    const key = subject();
+    const first = await s.consume(key, [minute(10)]);
+    const second = await s.consume(key, [minute(10)]);
+    expect(await redis.type(s.key(key, minute(10)))).toBe('list');
+    expect(await redis.lrange(s.key(key, minute(10)), 0, -1)).toEqual([String(first.now), String(second.now)]);
+  });
+
+  // The script finds the end of the aged-out run at the log's head by doubling, then halving,
+  // its steps: every boundary of those steps, none aged out, and all of them.
+  it.each([
+    [0, 0],
+    [0, 3],
+    [1, 0],
+    [1, 1],
+    [2, 2],
+    [3, 1],
+    [4, 3],
+    [5, 0],
+    [7, 2],
+    [8, 1],
+    [9, 4],
+    [100, 0],
+    [1000, 5],
+  ])('drops %i requests older than 60 s from the head of a minute log that holds %i newer ones', async (aged, recent) => {
+    const s = new RedisRateLimitStore(redis, prefix);
+    const key = subject();
+    const [seconds, micros] = await redis.time();
+    const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    // Aged out: 60.5 s old or more; recent: 30 s old or less, one per millisecond.
+    const times = [
+      ...Array.from({ length: aged }, (_, i) => now - 60_500 - (aged - i)),
+      ...Array.from({ length: recent }, (_, i) => now - 30_000 + i),
+    ];
+    const log = s.key(key, minute(10_000));
+    if (times.length > 0) await redis.rpush(log, ...times.map(String));
+    const c = await s.consume(key, [minute(10_000)]);
+    expect(c.allowed).toBe(true);
+    expect(c.windows[0]).toEqual({ spec: minute(10_000), count: recent + 1, oldest: recent > 0 ? now - 30_000 : c.now });
+    expect(await redis.lrange(log, 0, -1)).toEqual([...times.slice(aged), c.now].map(String));
   });
 });

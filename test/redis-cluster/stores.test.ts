@@ -50,13 +50,19 @@ const day = (name: WindowName, limit: number): WindowSpec => ({ name, kind: 'day
 describe('key layout on a cluster', () => {
   it('keeps the windows of one key in one slot, and spreads different keys over the shards', async () => {
     const store = new RedisRateLimitStore(a, 'openpm:');
-    const windows = ['read_minute', 'read_day', 'search_minute', 'write_minute', 'write_day'];
+    const windows = [
+      minute('read_minute', 1),
+      day('read_day', 1),
+      minute('search_minute', 1),
+      minute('write_minute', 1),
+      day('write_day', 1),
+    ];
     const masters = new Set<number>();
     for (let i = 0; i < 24; i++) {
       const subject = `key-${i}`;
       const slots = new Set(await Promise.all(windows.map((w) => slot(store.key(subject, w)))));
       expect(slots.size).toBe(1);
-      masters.add(await cluster.masterOf(store.key(subject, 'read_minute')));
+      masters.add(await cluster.masterOf(store.key(subject, minute('read_minute', 1))));
     }
     expect(masters.size).toBe(3);
   });
