@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '../../src/contract/index.ts';
 import { toTimestamp, toTimestampOrUndefined } from '../../mappers/time.ts';
@@ -7,6 +8,10 @@ describe('toTimestamp', () => {
     [0, '1970-01-01T00:00:00.000Z'],
     [1767225600000, '2026-01-01T00:00:00.000Z'],
     [1767225600001, '2026-01-01T00:00:00.001Z'],
+    [951782400000, '2000-02-29T00:00:00.000Z'], // a leap day of a year divisible by 400
+    [4107542399999, '2100-02-28T23:59:59.999Z'], // 2100 is not a leap year: March follows
+    [4107542400000, '2100-03-01T00:00:00.000Z'],
+    [1.5, '1970-01-01T00:00:00.001Z'], // not whole milliseconds: Date's own rules
     [253402300799999, '9999-12-31T23:59:59.999Z'],
     [253402300800000, '9999-12-31T23:59:59.999Z'], // year 10000 is not RFC 3339: clamped
     [Number.MAX_SAFE_INTEGER, '9999-12-31T23:59:59.999Z'], // Date would throw: clamped
@@ -15,6 +20,22 @@ describe('toTimestamp', () => {
     expect(ts).toBe(expected);
     expect(Timestamp.safeParse(ts).success).toBe(true);
   });
+  it('prints what Date#toISOString prints, for every instant it can write', () => {
+    const instant = fc.oneof(
+      fc.integer({ min: 0, max: 253_402_300_799_999 }),
+      // around the turn of a day, a month and a year, where the fields carry
+      fc
+        .integer({ min: 0, max: 2_932_896 })
+        .chain((day) => fc.integer({ min: -1, max: 1 }).map((ms) => Math.max(0, day * 86_400_000 + ms))),
+    );
+    fc.assert(
+      fc.property(instant, (ms) => {
+        expect(toTimestamp(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   it('keeps absence absent', () => {
     expect(toTimestampOrUndefined(null)).toBeUndefined();
     expect(toTimestampOrUndefined(0)).toBe('1970-01-01T00:00:00.000Z');
