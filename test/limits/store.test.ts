@@ -143,6 +143,12 @@ describe('redis rate-limit store: what each window reports', () => {
     ]);
   });
 
+  it('names the keys as docs/deployment.md lists them: one hash tag per API key, minute logs under …:log', () => {
+    const s = new RedisRateLimitStore(redis, prefix);
+    expect(s.key('key-1', day(1))).toBe(`${prefix}rl:{key-1}:read_day`);
+    expect(s.key('key-1', minute(1))).toBe(`${prefix}rl:{key-1}:read_minute:log`);
+  });
+
   it('keeps a day window as one counter for the day, not a log of requests', async () => {
     const s = new RedisRateLimitStore(redis, prefix);
     const key = subject();
