@@ -33,6 +33,7 @@ import { REST_PREFIX } from './http/paths.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { Invoker } from './operations/invoke.ts';
 import { createServices, type ServiceOverrides } from './services.ts';
+import { acceptJsonBodiesOnly } from './http/json-bodies.ts';
 
 /** The contract caps request bodies at 16 KiB (docs/contract/errors.md#request-errors). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -69,8 +70,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(requestMetrics, { metrics: services.metrics });
 
   installErrorHandling(app);
-  // Bodies are JSON only (docs/contract/errors.md#request-errors): anything else is refused rather than reaching a route.
-  app.removeContentTypeParser('text/plain');
+  acceptJsonBodiesOnly(app);
 
   await app.register(health, {
     dependencies: async (): Promise<Record<string, string>> =>

@@ -28,6 +28,7 @@ import { genReqId } from '../http/request-id.ts';
 import requestId from '../plugins/request-id.ts';
 import { KILL_MODES, KillSwitchUnavailableError, type KillSwitch } from '../killswitch/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { acceptJsonBodiesOnly } from '../http/json-bodies.ts';
 
 export interface AdminServices {
   metrics: Metrics;
@@ -62,7 +63,7 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
     routerOptions: { ignoreTrailingSlash: true },
   });
   installErrorHandling(app);
-  app.removeContentTypeParser('text/plain');
+  acceptJsonBodiesOnly(app);
   await app.register(requestId);
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');

@@ -52,6 +52,9 @@ describe('admin server: open routes', () => {
       const res = await app.inject({ method, url });
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('NOT_FOUND');
+      // Whatever the body: a malformed one must not make an unknown route answer 400.
+      const withBody = await app.inject({ method, url, payload: '{"mode":', headers: { 'content-type': 'application/json' } });
+      expect([withBody.statusCode, withBody.json().error.code]).toEqual([404, 'NOT_FOUND']);
     }
   });
 });

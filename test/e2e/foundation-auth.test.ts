@@ -124,6 +124,27 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(res.body).toEqual({ error: { code: 'INVALID_ARGUMENT', message: expect.any(String), details: { field } } });
   });
 
+  it('refuses a body that poisons the prototype, as Fastify does', async () => {
+    const res = await stack.request('POST', '/open/v1/orders', {
+      key: KEYS.aliceWrite,
+      raw: '{"confirm_token":"x","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 'INVALID_ARGUMENT', message: expect.any(String), details: { field: 'body' } } });
+  });
+
+  it.each([
+    ['bad JSON', '{"confirm_token":', 'application/json'],
+    ['an empty JSON body', '', 'application/json'],
+    ['a non-JSON media type', 'hello', 'text/plain'],
+  ])('answers an unknown route with 404 whatever its body: %s', async (_n, raw, type) => {
+    for (const key of [KEYS.aliceWrite, undefined]) {
+      const res = await stack.request('POST', '/open/v1/orders/preview', { key, raw, headers: { 'content-type': type } });
+      expect([res.status, res.body.error?.code]).toEqual([404, 'NOT_FOUND']);
+    }
+  });
+
   it('answers bad JSON on /mcp with a JSON-RPC parse error (a protocol fault)', async () => {
     const res = await stack.request('POST', '/mcp', {
       key: KEYS.aliceRead,
