@@ -2,7 +2,8 @@
 /**
  * openpm-gateway: the gateway's command line (docs/operations.md).
  *
- *   openpm-gateway serve                        start the gateway (same as `npm start`)
+ *   openpm-gateway serve                        start the gateway (as `npm start`, with node's flags
+ *                                               from NODE_OPTIONS, which the image sets)
  *   openpm-gateway kill-switch status|on|off|writes-off [--reason ...] [--by ...]
  *                                               [--admin URL] [--token TOKEN]
  *
@@ -14,7 +15,8 @@ import { parseArgs } from 'node:util';
 
 const HELP = `Usage:
   openpm-gateway serve
-      Start the gateway (configuration from the environment; same as npm start).
+      Start the gateway (configuration from the environment; as npm start, but node's
+      flags come from NODE_OPTIONS, which the image sets).
 
   openpm-gateway kill-switch <status|on|off|writes-off> [options]
       status       print the current state
