@@ -18,6 +18,7 @@ import { buildOpenApi } from './http/openapi.ts';
 import { docsPage } from './http/docs-page.ts';
 import { errorServerOptions, installErrorHandling } from './http/error-handler.ts';
 import { AccessLog } from './http/access-log.ts';
+import { acceptJsonBodiesOnly } from './http/json-bodies.ts';
 import { loggerOptions } from './http/logging.ts';
 import { genReqId } from './http/request-id.ts';
 import health from './plugins/health.ts';
@@ -33,7 +34,6 @@ import { REST_PREFIX } from './http/paths.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { Invoker } from './operations/invoke.ts';
 import { createServices, type ServiceOverrides } from './services.ts';
-import { acceptJsonBodiesOnly } from './http/json-bodies.ts';
 
 /** The contract caps request bodies at 16 KiB (docs/contract/errors.md#request-errors). */
 export const BODY_LIMIT_BYTES = 16 * 1024;

@@ -24,11 +24,11 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { installErrorHandling } from '../http/error-handler.ts';
+import { acceptJsonBodiesOnly } from '../http/json-bodies.ts';
 import { genReqId } from '../http/request-id.ts';
 import requestId from '../plugins/request-id.ts';
 import { KILL_MODES, KillSwitchUnavailableError, type KillSwitch } from '../killswitch/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { acceptJsonBodiesOnly } from '../http/json-bodies.ts';
 
 export interface AdminServices {
   metrics: Metrics;

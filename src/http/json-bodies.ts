@@ -11,8 +11,9 @@ import type { FastifyInstance } from 'fastify';
 
 export function acceptJsonBodiesOnly(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
-  // The apps keep Fastify's defaults for both (an error on either kind of poisoning).
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // The instance's own poisoning settings (Fastify's default: an error on either kind).
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig;
+  const parseJson = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (request.is404) {

@@ -124,10 +124,13 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(res.body).toEqual({ error: { code: 'INVALID_ARGUMENT', message: expect.any(String), details: { field } } });
   });
 
-  it('refuses a body that poisons the prototype, as Fastify does', async () => {
+  it.each([
+    ['__proto__', '{"confirm_token":"x","__proto__":{"admin":true}}'],
+    ['constructor.prototype', '{"confirm_token":"x","constructor":{"prototype":{"admin":true}}}'],
+  ])('refuses a body that poisons the prototype through %s, as Fastify does', async (_n, raw) => {
     const res = await stack.request('POST', '/open/v1/orders', {
       key: KEYS.aliceWrite,
-      raw: '{"confirm_token":"x","__proto__":{"admin":true}}',
+      raw,
       headers: { 'content-type': 'application/json' },
     });
     expect(res.status).toBe(400);
