@@ -84,6 +84,7 @@ export class Invoker {
       const lang = call.language === 'argument' ? languageArgument(op, raw) : call.language;
       const input = validateInput(op, raw, call.surface);
       const ctx = operationContext(this.#deps, this.#services.upstream, {
+        operation: op.name,
         caller: call.caller,
         lang,
         requestId: call.requestId,

@@ -10,6 +10,7 @@ import { bindUpstream, type BoundUpstream } from '../upstream/bound.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { LimitClass } from '../limits/windows.ts';
 import type { Execution } from '../confirm/execute-once.ts';
+import type { ListCursors } from '../pagination/cursor.ts';
 
 export interface OperationLogger {
   debug(obj: object, msg: string): void;
@@ -33,6 +34,8 @@ export interface OperationDeps {
 
 export interface OperationContext {
   caller: Caller;
+  /** This operation's list cursors: they open only cursors this operation issued. */
+  cursors: ListCursors;
   lang: Language;
   requestId: string;
   log: OperationLogger;
@@ -91,8 +94,16 @@ export function operationDeps(services: Services): OperationDeps {
 export function operationContext(
   deps: OperationDeps,
   upstream: Services['upstream'],
-  request: { caller: Caller; lang: Language; requestId: string; log: OperationLogger },
+  request: { operation: string; caller: Caller; lang: Language; requestId: string; log: OperationLogger },
 ): OperationContext {
-  const { caller, requestId, log } = request;
-  return { ...request, services: deps, upstream: bindUpstream(upstream, { requestId, actingUser: caller.userId, log }) };
+  const { operation, caller, lang, requestId, log } = request;
+  return {
+    caller,
+    lang,
+    requestId,
+    log,
+    cursors: deps.cursors.forList(operation),
+    services: deps,
+    upstream: bindUpstream(upstream, { requestId, actingUser: caller.userId, log }),
+  };
 }

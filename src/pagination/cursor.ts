@@ -4,25 +4,44 @@
  * neither read the upstream's offsets nor forge a position. A cursor that fails to open is
  * `400 INVALID_ARGUMENT` on `cursor`.
  *
+ * Every position names the list it belongs to (the operation that issued it), and each list
+ * opens only its own: a cursor of `/me/positions` given to `/topics` is refused rather than
+ * read as an offset into another list (docs/contract/lists.md#cursors).
+ *
  * Replicas must share CURSOR_SECRET for a cursor from one to work on another.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { invalidArgument } from '../errors/api-error.ts';
 
+/** Where a list resumes: an offset, or the last item seen (keyset). */
 export type CursorPosition = { o: number } | { b: string };
+/** A position sealed with the name of its list. */
+type Sealed = CursorPosition & { l: string };
 
-const VERSION = 1;
+/** 2: positions carry their list; a version-1 cursor (no list) is refused like any foreign one. */
+const VERSION = 2;
 
 export class CursorCodec {
   readonly #key: Buffer;
   readonly #ivKey: Buffer;
+  readonly #lists = new Map<string, ListCursors>();
 
   constructor(secret: string) {
     this.#key = createHash('sha256').update(`openpm-cursor:${secret}`).digest();
     this.#ivKey = createHash('sha256').update(`openpm-cursor-iv:${secret}`).digest();
   }
 
-  encode(pos: CursorPosition): string {
+  /** The cursors of one list (an operation's name): they seal and open only that list's positions. */
+  forList(list: string): ListCursors {
+    let cursors = this.#lists.get(list);
+    if (cursors === undefined) {
+      cursors = new ListCursors(this, list);
+      this.#lists.set(list, cursors);
+    }
+    return cursors;
+  }
+
+  seal(pos: Sealed): string {
     const plain = JSON.stringify(pos);
     // Synthetic IV (a MAC of the position): one position always seals to the same cursor, so
     // REST and MCP answer byte-identical lists, and a nonce is never reused for two positions.
@@ -33,7 +52,7 @@ export class CursorCodec {
   }
 
   /** Open a caller's cursor; anything that is not one of ours is an invalid argument. */
-  decode(cursor: string): CursorPosition {
+  open(cursor: string): Sealed {
     const raw = /^[A-Za-z0-9_-]{1,512}$/.test(cursor) ? Buffer.from(cursor, 'base64url') : Buffer.alloc(0);
     if (raw.length < 1 + 12 + 16 + 2 || raw[0] !== VERSION) throw badCursor();
     try {
@@ -46,6 +65,28 @@ export class CursorCodec {
       // fall through: tampered or foreign
     }
     throw badCursor();
+  }
+}
+
+/** One list's cursors: what operations use (OperationContext.cursors, bound by the pipeline). */
+export class ListCursors {
+  readonly #codec: CursorCodec;
+  readonly #list: string;
+
+  constructor(codec: CursorCodec, list: string) {
+    this.#codec = codec;
+    this.#list = list;
+  }
+
+  encode(pos: CursorPosition): string {
+    return this.#codec.seal({ l: this.#list, ...pos });
+  }
+
+  /** The position of a cursor of this list; another list's cursor is an invalid argument. */
+  decode(cursor: string): CursorPosition {
+    const { l, ...pos } = this.#codec.open(cursor);
+    if (l !== this.#list) throw badCursor();
+    return pos as CursorPosition;
   }
 
   offsetOf(cursor: string | undefined): number {
@@ -63,10 +104,10 @@ export class CursorCodec {
   }
 }
 
-function isPosition(v: unknown): v is CursorPosition {
+function isPosition(v: unknown): v is Sealed {
   if (typeof v !== 'object' || v === null) return false;
-  const o = (v as { o?: unknown }).o;
-  const b = (v as { b?: unknown }).b;
+  const { l, o, b } = v as { l?: unknown; o?: unknown; b?: unknown };
+  if (typeof l !== 'string') return false;
   return (Number.isSafeInteger(o) && (o as number) >= 0) || (typeof b === 'string' && b.length > 0 && b.length <= 64);
 }
 

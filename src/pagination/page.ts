@@ -4,7 +4,7 @@
  * operations' input schemas (1..100, default 20).
  */
 import { toList, type List } from '../../mappers/lists.ts';
-import type { CursorCodec } from './cursor.ts';
+import type { ListCursors } from './cursor.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -14,7 +14,7 @@ export const MAX_LIMIT = 100;
  * out before mapping, so offsets stay continuous.
  */
 export function nextOffsetCursor(
-  codec: CursorCodec,
+  codec: ListCursors,
   page: { items: unknown[]; total: number; seen?: number },
   offset: number,
 ): string | null {
@@ -24,14 +24,14 @@ export function nextOffsetCursor(
 }
 
 /** The cursor after a keyset page: the last item the backend sent. */
-export function nextKeysetCursor<I>(codec: CursorCodec, page: { items: I[]; hasMore: boolean }, idOf: (item: I) => string): string | null {
+export function nextKeysetCursor<I>(codec: ListCursors, page: { items: I[]; hasMore: boolean }, idOf: (item: I) => string): string | null {
   const last = page.items.at(-1);
   return page.hasMore && last !== undefined ? codec.encode({ b: idOf(last) }) : null;
 }
 
 /** An offset page mapped item by item into a contract list. */
 export function fromOffsetPage<I, T>(
-  codec: CursorCodec,
+  codec: ListCursors,
   page: { items: I[]; total: number; seen?: number },
   offset: number,
   map: (item: I) => T,

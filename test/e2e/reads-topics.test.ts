@@ -13,6 +13,7 @@ import {
   PriceHistory,
   TopicDetail,
   TopicList,
+  UserTopicList,
   ZoneList,
 } from '../../src/contract/index.ts';
 import { CONTESTS, GENERIC_MARKET_COUNT, genericMarketId } from '../../sandbox/ids.ts';
@@ -222,6 +223,19 @@ describe('GET /topics', () => {
     const comments = expectOk(await stack.get(`${API}/topics/${MARKETS.aliceOpen}/comments?limit=1`, KEY), CommentList);
     expect(comments.next_cursor).not.toBeNull();
     expectError(await stack.get(`${API}/topics?cursor=${comments.next_cursor}`, KEY), 400, 'INVALID_ARGUMENT', 'cursor');
+  });
+
+  it("another offset list's cursor is 400 on cursor, and a /topics cursor opens no other list", async () => {
+    const created = expectOk(await stack.get(`${API}/users/openpm_official/topics?limit=1`, KEY), UserTopicList);
+    expect(created.next_cursor).not.toBeNull();
+    expectError(await stack.get(`${API}/topics?cursor=${created.next_cursor}`, KEY), 400, 'INVALID_ARGUMENT', 'cursor');
+    const topics = await list({ limit: 3 });
+    for (const other of ['/me/coin-ledger', '/me/positions', '/search?q=will&type=prediction&']) {
+      const url = `${API}${other}${other.endsWith('&') ? '' : '?'}cursor=${topics.next_cursor}`;
+      expectError(await stack.get(url, KEY), 400, 'INVALID_ARGUMENT', 'cursor');
+    }
+    // Other query parameters on the same list are allowed (continuity is not promised).
+    expect((await stack.get(`${API}/topics?type=poll&cursor=${topics.next_cursor}`, KEY)).status).toBe(200);
   });
 });
 

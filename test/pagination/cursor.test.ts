@@ -3,7 +3,8 @@ import type { ApiError } from '../../src/errors/api-error.ts';
 import { CursorCodec } from '../../src/pagination/cursor.ts';
 import { fromOffsetPage, nextKeysetCursor } from '../../src/pagination/page.ts';
 
-const codec = new CursorCodec('a-secret-of-sixteen-chars');
+const codecs = new CursorCodec('a-secret-of-sixteen-chars');
+const codec = codecs.forList('list_topics');
 
 function invalid(fn: () => unknown): ApiError {
   try {
@@ -41,8 +42,20 @@ describe('CursorCodec', () => {
     const bytes = Buffer.from(good, 'base64url');
     bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
     expect(invalid(() => codec.decode(bytes.toString('base64url'))).code).toBe('INVALID_ARGUMENT');
-    expect(invalid(() => new CursorCodec('another-secret-value!').decode(good)).code).toBe('INVALID_ARGUMENT');
+    expect(invalid(() => new CursorCodec('another-secret-value!').forList('list_topics').decode(good)).code).toBe('INVALID_ARGUMENT');
     expect(invalid(() => codec.beforeOf(good)).details).toEqual({ field: 'cursor' });
+  });
+
+  it("refuses another list's cursor, offset or keyset, and opens its own", () => {
+    const positions = codecs.forList('list_my_positions').encode({ o: 20 });
+    const comments = codecs.forList('list_topic_opinions').encode({ b: 'c1' });
+    expect(invalid(() => codec.offsetOf(positions)).details).toEqual({ field: 'cursor' });
+    expect(invalid(() => codecs.forList('list_topic_opinions').beforeOf(codec.encode({ b: 'c1' }))).code).toBe('INVALID_ARGUMENT');
+    expect(codecs.forList('list_my_positions').offsetOf(positions)).toBe(20);
+    expect(codecs.forList('list_topic_opinions').beforeOf(comments)).toBe('c1');
+    // The same position of two lists seals to two different cursors.
+    expect(positions).not.toBe(codec.encode({ o: 20 }));
+    expect(codecs.forList('list_topics')).toBe(codec);
   });
 });
 

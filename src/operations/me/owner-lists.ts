@@ -31,8 +31,8 @@ async function ownerPage<I, T>(
   load: (offset: number) => Promise<{ items: I[]; total: number }>,
   map: (item: I) => T,
 ) {
-  const offset = ctx.services.cursors.offsetOf(input.cursor);
-  return { body: fromOffsetPage(ctx.services.cursors, await load(offset), offset, map) };
+  const offset = ctx.cursors.offsetOf(input.cursor);
+  return { body: fromOffsetPage(ctx.cursors, await load(offset), offset, map) };
 }
 
 const common = { scope: 'read', kind: 'read', limit: 'read', mcp: true } as const;
@@ -164,9 +164,9 @@ export const listMyTopics = defineOperation({
   input: z.strictObject({ type: TopicTypeParam, ...Paging }),
   output: OwnerTopicList,
   async execute(ctx, input) {
-    const offset = ctx.services.cursors.offsetOf(input.cursor);
+    const offset = ctx.cursors.offsetOf(input.cursor);
     const kind = input.type === 'prediction' ? 'MARKET' : 'POLL';
     const page = await platform.listOwnCreated(ctx.upstream, ctx.caller.userId, { kind, offset, limit: input.limit });
-    return { body: mapOwnerTopicList(page, mapContextOf(ctx), nextOffsetCursor(ctx.services.cursors, page, offset)) };
+    return { body: mapOwnerTopicList(page, mapContextOf(ctx), nextOffsetCursor(ctx.cursors, page, offset)) };
   },
 });

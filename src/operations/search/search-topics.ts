@@ -73,12 +73,12 @@ export const searchTopics = defineOperation({
       }
       return { body: { data: mixed.map((i) => mapTopicItem(i, m)), next_cursor: null, has_more: false } };
     }
-    const offset = ctx.services.cursors.offsetOf(input.cursor);
+    const offset = ctx.cursors.offsetOf(input.cursor);
     const kind = input.type === 'prediction' ? 'MARKET' : 'POLL';
     const page = await platform.search(ctx.upstream, { kw: input.q, kind, pricingModel, offset, limit: input.limit });
     const items = page.items.filter(topicItemVisible);
     return {
-      body: fromOffsetPage(ctx.services.cursors, { items, total: page.total, seen: page.items.length }, offset, (i) => mapTopicItem(i, m)),
+      body: fromOffsetPage(ctx.cursors, { items, total: page.total, seen: page.items.length }, offset, (i) => mapTopicItem(i, m)),
     };
   },
 });

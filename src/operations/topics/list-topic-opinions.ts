@@ -28,7 +28,7 @@ export const listTopicOpinions = defineOperation({
   pathParams: ['topic_id'],
   output: CommentList,
   async execute(ctx, input) {
-    const codec = ctx.services.cursors;
+    const codec = ctx.cursors;
     const before = codec.beforeOf(input.cursor);
     const topic = await resolveTopic(ctx.upstream, input.topic_id);
     const m = mapContextOf(ctx);

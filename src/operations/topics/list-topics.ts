@@ -59,7 +59,7 @@ export const listTopics = defineOperation({
   }),
   output: TopicList,
   async execute(ctx, input) {
-    const offset = ctx.services.cursors.offsetOf(input.cursor);
+    const offset = ctx.cursors.offsetOf(input.cursor);
     const m = mapContextOf(ctx);
     if (input.type === 'poll') {
       if (input.sort === 'ending_soon') throw invalidArgument('sort', 'sort: ending_soon applies to predictions only.');
@@ -72,7 +72,7 @@ export const listTopics = defineOperation({
         offset,
         limit: input.limit,
       });
-      return { body: fromOffsetPage(ctx.services.cursors, visible(page), offset, (p) => mapPollCard(p, m)) };
+      return { body: fromOffsetPage(ctx.cursors, visible(page), offset, (p) => mapPollCard(p, m)) };
     }
     const page = await prediction.listMarkets(ctx.upstream, {
       state: STATUS_TO_STATE[input.status],
@@ -83,7 +83,7 @@ export const listTopics = defineOperation({
       offset,
       limit: input.limit,
     });
-    return { body: fromOffsetPage(ctx.services.cursors, visible(page), offset, (x) => mapPredictionCard(x, m)) };
+    return { body: fromOffsetPage(ctx.cursors, visible(page), offset, (x) => mapPredictionCard(x, m)) };
   },
 });
 

@@ -35,12 +35,12 @@ export const listUserTopics = defineOperation({
   pathParams: ['handle'],
   output: UserTopicList,
   async execute(ctx, input) {
-    const offset = ctx.services.cursors.offsetOf(input.cursor);
+    const offset = ctx.cursors.offsetOf(input.cursor);
     const page = await platform.listCreatedByHandle(ctx.upstream, input.handle, {
       kind: input.type === 'prediction' ? 'MARKET' : 'POLL',
       offset,
       limit: input.limit,
     });
-    return { body: mapUserTopicList(page, mapContextOf(ctx), nextOffsetCursor(ctx.services.cursors, page, offset)) };
+    return { body: mapUserTopicList(page, mapContextOf(ctx), nextOffsetCursor(ctx.cursors, page, offset)) };
   },
 });

@@ -65,7 +65,15 @@ export function harness(backend: Backend) {
   async function run(op: Operation, raw: Record<string, unknown> = {}, lang: Language = 'en'): Promise<any> {
     const input = validateInput(op, raw, 'rest');
     const upstream = bindUpstream(client, { requestId: 'req-1', actingUser: caller.userId, log: silent });
-    const ctx: OperationContext = { caller, lang, requestId: 'req-1', log: silent, services: deps, upstream };
+    const ctx: OperationContext = {
+      caller,
+      lang,
+      requestId: 'req-1',
+      log: silent,
+      cursors: cursors.forList(op.name),
+      services: deps,
+      upstream,
+    };
     const result = await op.execute(ctx, input);
     // Every answer must be what the contract promises.
     return op.output.parse(result.body);

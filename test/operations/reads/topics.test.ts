@@ -198,7 +198,7 @@ describe('list_topic_opinions', () => {
     const refusing = (call: BackendCall) =>
       call.path.endsWith('/opinions') ? backendError(I.UpstreamErrCode.BAD_REQUEST) : twoServices()(call);
     const h = harness(refusing);
-    const cursor = h.cursors.encode({ b: '00000000-0000-4000-8000-00000000e999' });
+    const cursor = h.cursors.forList('list_topic_opinions').encode({ b: '00000000-0000-4000-8000-00000000e999' });
     await expect(h.run(listTopicOpinions, { topic_id: MARKET, cursor })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
       details: { field: 'cursor' },
