@@ -1,7 +1,9 @@
 /**
  * Input validation shared by both surfaces: the operation's zod schema decides, and the first
  * problem is reported as `400 INVALID_ARGUMENT` naming the parameter (`details.field`). A
- * malformed path id is `404 NOT_FOUND` instead: ids that cannot exist are simply not found.
+ * malformed path id is `404 NOT_FOUND` instead: ids that cannot exist are simply not found. Over
+ * MCP a path id is an argument like any other, so a missing one, or one that is not a string,
+ * is `400 INVALID_ARGUMENT` there (a malformed string is still not found).
  *
  * Messages are written for a person: they name the field and say what it accepts ("limit must be
  * an integer from 1 to 100."), read from the same JSON Schema the OpenAPI document and the MCP
@@ -13,15 +15,45 @@ import type { Operation } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
 
-export function validateInput<I extends z.ZodType>(op: Operation<I>, raw: unknown, _surface: 'rest' | 'mcp'): z.infer<I> {
+export function validateInput<I extends z.ZodType>(op: Operation<I>, raw: unknown, surface: 'rest' | 'mcp'): z.infer<I> {
   const result = op.input.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue === undefined || issue.path.length === 0 ? (unknownKeyOf(issue) ?? 'body') : issue.path.map(String).join('.');
-  if (op.pathParams?.includes(field)) throw new ApiError('NOT_FOUND');
+  if (op.pathParams?.includes(field) && !(surface === 'mcp' && issue?.code === 'invalid_type')) throw new ApiError('NOT_FOUND');
   // An unknown parameter's name is the caller's input: named, but never echoed at length.
-  const shown = field.length > MAX_ECHOED_FIELD ? `${field.slice(0, MAX_ECHOED_FIELD)}…` : field;
-  throw new ApiError('INVALID_ARGUMENT', { message: messageFor(op.input, issue, shown, raw), details: { field: shown } });
+  const shown = echoed(field);
+  throw new ApiError('INVALID_ARGUMENT', { message: messageFor(op, surface, issue, shown, raw), details: { field: shown } });
+}
+
+/**
+ * A REST query parameter or body field named like one of the path's parameters: the path
+ * gives that value, so the name is not a parameter of the query or body, and is refused as
+ * unknown rather than silently overridden.
+ */
+export function pathParameterElsewhere(op: Operation, field: string): ApiError {
+  const shown = echoed(field);
+  return new ApiError('INVALID_ARGUMENT', { message: unknownMessage(shown, knownNames(op, 'rest')), details: { field: shown } });
+}
+
+function echoed(field: string): string {
+  return field.length > MAX_ECHOED_FIELD ? `${field.slice(0, MAX_ECHOED_FIELD)}…` : field;
+}
+
+/**
+ * The names a caller may give: over REST the query or body parameters (path parameters are in
+ * the path), over MCP every argument, with `language` on localised tools (docs/mcp.md).
+ */
+function knownNames(op: Operation, surface: 'rest' | 'mcp'): string[] {
+  const names = Object.keys(propertiesOf(op.input));
+  if (surface === 'mcp') return op.localised ? [...names, 'language'] : names;
+  return names.filter((n) => !op.pathParams?.includes(n));
+}
+
+function unknownMessage(field: string, known: readonly string[]): string {
+  return known.length === 0
+    ? `${field} is not a known parameter; this operation takes none.`
+    : `${field} is not a known parameter; the known ones are: ${known.join(', ')}.`;
 }
 
 /** Longest parameter name an error repeats (every real one is far shorter). */
@@ -31,14 +63,9 @@ function unknownKeyOf(issue: z.core.$ZodIssue | undefined): string | undefined {
   return issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
 }
 
-function messageFor(schema: z.ZodType, issue: z.core.$ZodIssue | undefined, field: string, raw: unknown): string {
-  const properties = propertiesOf(schema);
-  if (issue?.code === 'unrecognized_keys') {
-    const known = Object.keys(properties);
-    return known.length === 0
-      ? `${field} is not a known parameter; this operation takes none.`
-      : `${field} is not a known parameter; the known ones are: ${known.join(', ')}.`;
-  }
+function messageFor(op: Operation, surface: 'rest' | 'mcp', issue: z.core.$ZodIssue | undefined, field: string, raw: unknown): string {
+  const properties = propertiesOf(op.input);
+  if (issue?.code === 'unrecognized_keys') return unknownMessage(field, knownNames(op, surface));
   const top = field.split('.')[0] ?? field;
   if (field === top && isRecord(raw) && raw[top] === undefined && issue?.code === 'invalid_type') return `${field} is required.`;
   // A refinement's own words already say what is wrong ("must be a whole number of coins").

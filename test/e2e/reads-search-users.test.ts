@@ -74,6 +74,9 @@ describe('GET /search', () => {
     expect(await search({ q: 'the', limit: 100 })).toEqual(preview);
     expect(await search({ q: 'the', cursor: paged.next_cursor ?? undefined, limit: 2 })).toEqual(preview);
     expect(await search({ q: 'the', cursor: 'not-a-cursor' })).toEqual(preview);
+    // Out of range too: the preview takes no page size at all (docs/contract/reads.md#search).
+    expect(await search({ q: 'the', limit: 0 })).toEqual(preview);
+    expect(await search({ q: 'the', type: 'all', limit: 500 })).toEqual(preview);
   });
 
   it('type=prediction paginates: no duplicate, no gap, predictions of v21_lmsr only', async () => {

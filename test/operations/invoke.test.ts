@@ -13,6 +13,7 @@ import { Metrics } from '../../src/metrics/metrics.ts';
 import { Invoker, type Invocation } from '../../src/operations/invoke.ts';
 import { defineOperation, type Operation } from '../../src/operations/operation.ts';
 import type { Services } from '../../src/services.ts';
+import { CursorCodec } from '../../src/pagination/cursor.ts';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const caller = (scopes: Scope[] = ['read', 'write']): Caller => ({ userId: 'u1', keyId: 'k1', keyHash: 'h', scopes: new Set(scopes) });
@@ -27,7 +28,7 @@ function world(opts: { readPerMinute?: number; killMode?: 'off' | 'writes' | 'al
   );
   const services = {
     config: { PUBLIC_WEB_URL: 'https://example.test' },
-    cursors: {},
+    cursors: new CursorCodec('a-test-cursor-secret'),
     confirm: {},
     metrics,
     limiter,

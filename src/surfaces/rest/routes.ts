@@ -12,6 +12,7 @@ import { requireCaller } from '../../auth/plugin.ts';
 import { negotiateAcceptLanguage } from '../../i18n/accept-language.ts';
 import type { Operation } from '../../operations/operation.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
+import { pathParameterElsewhere } from '../../operations/validate-input.ts';
 
 export interface RestRoutesOptions {
   pipeline: Pipeline;
@@ -33,23 +34,26 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
     app.route({
       method: op.rest.method,
       url: toFastifyPath(op.rest.path),
-      // A body that cannot be read (not JSON, over 16 KiB) fails before the handler; the call
-      // still counts against the caller's limits, like any other outcome.
-      onError: async (request: FastifyRequest) => {
-        if (request.caller === null || counted.has(request)) return;
-        counted.add(request);
-        await pipeline.meter(request.caller, op.limit).catch(() => undefined);
+      // A request refused before the pipeline (a body that cannot be read, a trailing slash, a
+      // repeated or misplaced parameter) still counts against the caller's limits, like any
+      // other outcome, and answers with the X-RateLimit-* headers; past the limit it is the 429,
+      // which consumes nothing (docs/contract/limits.md). The app's handler writes the envelope.
+      errorHandler: async (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+        if (request.caller !== null && !counted.has(request)) {
+          counted.add(request);
+          try {
+            reply.headers(await pipeline.meter(request.caller, op.limit));
+          } catch (limitErr) {
+            if (limitErr instanceof ApiError && limitErr.code === 'RATE_LIMITED') throw limitErr;
+            // The store could not count it: the request's own error is still the answer.
+          }
+        }
+        throw err;
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        counted.add(request);
         const caller = requireCaller(request);
-        let raw: Record<string, unknown>;
-        try {
-          raw = gatherInput(op, request, integerFields);
-        } catch (err) {
-          await pipeline.meter(caller, op.limit); // a malformed request counts too
-          throw err;
-        }
+        const raw = gatherInput(op, request, integerFields);
+        counted.add(request); // from here the pipeline counts it
         const lang = negotiateAcceptLanguage(request.headers['accept-language']);
         const result = await pipeline.invoke(op, raw, {
           caller,
@@ -77,15 +81,20 @@ export function toFastifyPath(path: string): string {
 
 function gatherInput(op: Operation, request: FastifyRequest, integerFields: ReadonlySet<string>): Record<string, unknown> {
   const params = (request.params ?? {}) as Record<string, string>;
+  // Path parameters come from the path only: the same name in the query or body is refused as
+  // unknown, so neither can redirect the call nor be silently dropped.
+  const fromPath = (name: string) => Object.hasOwn(params, name);
   if (op.rest.method === 'GET') {
     const query = (request.query ?? {}) as Record<string, string | string[]>;
-    const out: Record<string, unknown> = {};
+    // No prototype: a parameter named `__proto__` is an own key, refused as unknown like any other.
+    const out: Record<string, unknown> = Object.create(null);
     for (const [k, v] of Object.entries(query)) {
       // A repeated parameter is ambiguous; take none of it rather than guess.
       if (Array.isArray(v)) {
         const name = k.length > 40 ? `${k.slice(0, 40)}…` : k; // the caller's input: never echoed at length
         throw new ApiError('INVALID_ARGUMENT', { message: `${name} must be given once.`, details: { field: name } });
       }
+      if (fromPath(k)) throw pathParameterElsewhere(op, k);
       out[k] = integerFields.has(k) && /^-?\d{1,15}$/.test(v) ? Number(v) : v;
     }
     return { ...out, ...params };
@@ -95,7 +104,7 @@ function gatherInput(op: Operation, request: FastifyRequest, integerFields: Read
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError('INVALID_ARGUMENT', { message: 'The request body must be a JSON object.', details: { field: 'body' } });
   }
-  // Path parameters win over body fields of the same name, so a body cannot redirect the call.
+  for (const k of Object.keys(body)) if (fromPath(k)) throw pathParameterElsewhere(op, k);
   return { ...(body as Record<string, unknown>), ...params };
 }
 

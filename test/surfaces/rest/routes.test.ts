@@ -17,6 +17,7 @@ import { Invoker } from '../../../src/operations/invoke.ts';
 import { defineOperation, type Operation } from '../../../src/operations/operation.ts';
 import type { Services } from '../../../src/services.ts';
 import { restRoutes, toFastifyPath } from '../../../src/surfaces/rest/routes.ts';
+import { CursorCodec } from '../../../src/pagination/cursor.ts';
 
 const THING = '00000000-0000-4000-8000-000000000001';
 const OTHER = '00000000-0000-4000-8000-000000000002';
@@ -109,7 +110,7 @@ async function boot(limits: { readPerMinute?: number; writePerMinute?: number } 
   );
   const services = {
     config: { PUBLIC_WEB_URL: 'https://example.test' },
-    cursors: {},
+    cursors: new CursorCodec('a-test-cursor-secret'),
     confirm: {},
     metrics,
     limiter,
@@ -187,9 +188,32 @@ describe('REST routes', () => {
     const twice = await a.inject({ method: 'GET', url: `/open/v1/things/${THING}?tag=a&tag=b` });
     expect(twice.statusCode).toBe(400);
     expect(twice.json()).toEqual({ error: { code: 'INVALID_ARGUMENT', message: 'tag must be given once.', details: { field: 'tag' } } });
+    // Refused before the pipeline, and still answered with the window it counted in.
+    expect(twice.headers).toMatchObject({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '8' });
     const next = await a.inject({ method: 'GET', url: `/open/v1/things/${THING}` });
     expect(next.headers['x-ratelimit-remaining']).toBe('7');
     expect(executed).toHaveLength(1);
+  });
+
+  it('refuses a path parameter given in the query, and `__proto__`, as unknown parameters', async () => {
+    const a = await boot({ readPerMinute: 10 });
+    const inQuery = await a.inject({ method: 'GET', url: `/open/v1/things/${THING}?thing_id=${OTHER}` });
+    expect(inQuery.statusCode).toBe(400);
+    // The known ones are the query's: the path parameter is given by the path.
+    expect(inQuery.json()).toEqual({
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message: 'thing_id is not a known parameter; the known ones are: limit, tag.',
+        details: { field: 'thing_id' },
+      },
+    });
+    const unknown = await a.inject({ method: 'GET', url: `/open/v1/things/${THING}?colour=red` });
+    expect(unknown.json().error.message).toBe('colour is not a known parameter; the known ones are: limit, tag.');
+    const proto = await a.inject({ method: 'GET', url: `/open/v1/things/${THING}?__proto__=x` });
+    expect(proto.statusCode).toBe(400);
+    expect(proto.json().error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: '__proto__' } });
+    expect(proto.headers['x-ratelimit-remaining']).toBe('7');
+    expect(executed).toEqual([]);
   });
 
   it('answers 404 NOT_FOUND for a malformed path id, without running the operation', async () => {
@@ -200,16 +224,25 @@ describe('REST routes', () => {
     expect(executed).toEqual([]);
   });
 
-  it('passes the status an operation chooses, and lets path parameters win over body fields', async () => {
+  it('passes the status an operation chooses, and refuses a path parameter given in the body', async () => {
     const a = await boot();
-    const res = await a.inject({
-      method: 'POST',
-      url: `/open/v1/things/${THING}/rename`,
-      headers: { 'x-test-scopes': 'read,write' },
-      payload: { name: 'new', thing_id: OTHER },
-    });
+    const url = `/open/v1/things/${THING}/rename`;
+    const headers = { 'x-test-scopes': 'read,write' };
+    const res = await a.inject({ method: 'POST', url, headers, payload: { name: 'new' } });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ renamed: THING, name: 'new' });
+    for (const thing of [OTHER, THING]) {
+      const inBody = await a.inject({ method: 'POST', url, headers, payload: { name: 'new', thing_id: thing } });
+      expect(inBody.statusCode).toBe(400);
+      expect(inBody.json()).toEqual({
+        error: {
+          code: 'INVALID_ARGUMENT',
+          message: 'thing_id is not a known parameter; the known ones are: name.',
+          details: { field: 'thing_id' },
+        },
+      });
+    }
+    expect(executed).toHaveLength(1);
   });
 
   it("refuses a key without the operation's scope with 403 FORBIDDEN_SCOPE", async () => {
@@ -250,5 +283,23 @@ describe('REST routes', () => {
     expect(third.json().error).toMatchObject({ code: 'RATE_LIMITED', details: { window: 'write_minute' } });
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
     expect(executed).toEqual([]);
+  });
+
+  it('answers 429 rather than 400 to an unreadable body past the limit, and counts it only once', async () => {
+    const a = await boot({ writePerMinute: 2, readPerMinute: 50 });
+    const headers = { 'x-test-scopes': 'read,write', 'content-type': 'application/json' };
+    const url = `/open/v1/things/${THING}/rename`;
+    const first = await a.inject({ method: 'POST', url, headers, payload: '{"name":' });
+    expect(first.statusCode).toBe(400);
+    expect(first.headers).toMatchObject({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1' });
+    expect((await a.inject({ method: 'POST', url, headers, payload: '{"name":' })).statusCode).toBe(400);
+    for (let i = 0; i < 3; i++) {
+      const refused = await a.inject({ method: 'POST', url, headers, payload: '{"name":' });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error).toMatchObject({ code: 'RATE_LIMITED', details: { window: 'write_minute' } });
+    }
+    // The 429s consumed nothing: the read window saw the two counted writes only.
+    const read = await a.inject({ method: 'GET', url: `/open/v1/things/${THING}` });
+    expect(read.headers['x-ratelimit-remaining']).toBe('47');
   });
 });
