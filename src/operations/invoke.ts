@@ -38,6 +38,11 @@ export interface Invocation {
   language: Language | 'argument';
   /** Receives the X-RateLimit-* headers once the call is counted (REST sets them on the reply). */
   onMetered?: (headers: Record<string, string>) => void;
+  /**
+   * The limits refused the call (429, nothing consumed); receives the refusal's headers. MCP
+   * needs to know: a refused call is still a message that met the limits, not one left uncounted.
+   */
+  onRefused?: (headers: Record<string, string>) => void;
 }
 
 export interface Invoked {
@@ -77,7 +82,13 @@ export class Invoker {
     const started = performance.now();
     let outcome = 'ok';
     try {
-      const headers = await this.meter(call.caller, op.limit);
+      let headers: Record<string, string>;
+      try {
+        headers = await this.meter(call.caller, op.limit);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'RATE_LIMITED') call.onRefused?.(err.headers);
+        throw err;
+      }
       call.onMetered?.(headers);
       if (!hasScope(call.caller, op.scope)) throw forbiddenScope(op.scope);
       if (op.scope === 'write' && writesDisabled(this.#services)) throw new ApiError('SERVICE_DISABLED');

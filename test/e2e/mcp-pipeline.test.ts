@@ -109,6 +109,26 @@ describe('a JSON-RPC batch is counted call by call', () => {
     }
   });
 
+  it('a tool call refused by its limit consumes nothing, and the reply describes the refusing window', async () => {
+    const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_SEARCH_PER_MINUTE: 2, RATE_LIMIT_READ_PER_MINUTE: 20 } });
+    try {
+      const key = await freshKey(small);
+      for (let i = 1; i <= 2; i++) expect(toolError((await rpc(small, key, call(i, 'search_topics', { q: 'will' }))).body)).toBeNull();
+      for (let i = 3; i <= 6; i++) {
+        const refused = await rpc(small, key, call(i, 'search_topics', { q: 'will' }));
+        expect(toolError(refused.body as ToolReply)).toMatchObject({ code: 'RATE_LIMITED', details: { window: 'search_minute' } });
+        expect(refused.headers.get('x-ratelimit-limit')).toBe('2');
+        expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+        expect(refused.headers.get('retry-after')).toBeNull();
+      }
+      // Two searches counted in the read window; the four refusals took nothing from it.
+      const read = await small.get(`${V1}/me`, key);
+      expect(read.headers.get('x-ratelimit-remaining')).toBe('17');
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a body that cannot be parsed still counts as a request', async () => {
     const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 2 } });
     try {
@@ -188,10 +208,35 @@ describe('protocol faults are JSON-RPC errors', () => {
     const r = await rpc(stack, KEYS.aliceRead, call(1, `x${'y'.repeat(5000)}`, {}));
     expect(r.body.error.code).toBe(-32602);
     expect(r.body.error.message.length).toBeLessThan(120);
-    // A write tool is unknown to a read key.
-    const w = await rpc(stack, KEYS.aliceRead, call(2, 'place_order', { confirm_token: 'x' }));
-    expect(w.body.error.code).toBe(-32602);
-    expect(w.body.error.message).toMatch(/Unknown tool: place_order$/);
+  });
+
+  it('a write tool called with a read key is FORBIDDEN_SCOPE naming the scope, as over REST', async () => {
+    for (const [id, name, args] of [
+      [2, 'place_order', { confirm_token: 'x' }],
+      [3, 'preview_order', { topic_id: MARKETS.boosted, option_id: MARKETS.boosted, amount_coins: 10 }],
+    ] as const) {
+      const w = await rpc(stack, KEYS.aliceRead, call(id, name, args));
+      expect(w.status).toBe(200);
+      expect(toolError(w.body as ToolReply)).toMatchObject({ code: 'FORBIDDEN_SCOPE', details: { required_scope: 'write' } });
+    }
+    const rest = await stack.request('POST', `${V1}/orders`, { key: KEYS.aliceRead, body: { confirm_token: 'x' } });
+    expect({ status: rest.status, body: rest.body }).toMatchObject({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN_SCOPE', details: { required_scope: 'write' } } },
+    });
+  });
+
+  it('a missing or mistyped id argument is INVALID_ARGUMENT naming it; a malformed id is not found', async () => {
+    const missing = await rpc(stack, KEYS.aliceRead, call(1, 'get_topic', {}));
+    expect(toolError(missing.body as ToolReply)).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'topic_id is required.',
+      details: { field: 'topic_id' },
+    });
+    const number = await rpc(stack, KEYS.aliceRead, call(2, 'get_topic', { topic_id: 5 }));
+    expect(toolError(number.body as ToolReply)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'topic_id' } });
+    const malformed = await rpc(stack, KEYS.aliceRead, call(3, 'get_topic', { topic_id: 'nope' }));
+    expect(toolError(malformed.body as ToolReply)).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('an unknown argument is refused like an unknown REST field', async () => {
@@ -206,6 +251,11 @@ describe('protocol faults are JSON-RPC errors', () => {
     // `language` belongs to localised tools only.
     const lang = await rpc(stack, KEYS.aliceRead, call(2, 'get_my_profile', { language: 'ja' }));
     expect(toolError(lang.body as ToolReply)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'language' } });
+    // A localised tool names it among the arguments it knows.
+    const topic = await rpc(stack, KEYS.aliceRead, call(3, 'get_topic', { topic_id: MARKETS.boosted, colour: 'red' }));
+    expect(toolError(topic.body as ToolReply)?.message).toBe(
+      'colour is not a known parameter; the known ones are: topic_id, type, language.',
+    );
   });
 
   it('a parse error is -32700 and an unknown method -32601', async () => {

@@ -181,10 +181,19 @@ describe('errors', () => {
     });
   });
 
-  it('treats a write tool called with a read key as unknown, and never runs it', async () => {
+  it('answers a write tool called with a read key FORBIDDEN_SCOPE, and never runs it', async () => {
     const before = await stack.admin('GET', '/counters');
-    await expect(reader.callTool({ name: 'place_order', arguments: { confirm_token: 'x' } })).rejects.toThrow(/Unknown tool/);
-    await expect(reader.callTool({ name: 'preview_order', arguments: { topic_id: MARKETS.boosted } })).rejects.toThrow(/Unknown tool/);
+    for (const [name, args] of [
+      ['place_order', { confirm_token: 'x' }],
+      ['preview_order', { topic_id: MARKETS.boosted }],
+    ] as const) {
+      const result = await reader.callTool({ name, arguments: args });
+      expect(result.isError).toBe(true);
+      expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? '').error).toMatchObject({
+        code: 'FORBIDDEN_SCOPE',
+        details: { required_scope: 'write' },
+      });
+    }
     expect(await stack.admin('GET', '/counters')).toEqual(before);
   });
 });

@@ -58,19 +58,25 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       counted.add(request);
       const caller = requireCaller(request);
       const messages: unknown[] = Array.isArray(request.body) ? request.body : [request.body];
+      // Messages that met the limits, admitted or refused, and the headers of the last of them.
       let units = 0;
       let limitHeaders: Record<string, string> = {};
       const onMetered = (headers: Record<string, string>) => {
         units++;
         limitHeaders = headers;
       };
+      // A refused call consumed nothing; the reply describes the window that refused it.
+      const onRefused = (headers: Record<string, string>) => {
+        units++;
+        limitHeaders = rateLimitHeaders(headers);
+      };
       for (const message of messages) {
         if (!isToolCall(message)) onMetered(await pipeline.meter(caller, 'read'));
       }
 
-      const context = { caller, requestId: request.id, log: request.log, pipeline, registry: opts.registry, onMetered };
+      const context = { caller, requestId: request.id, log: request.log, pipeline, registry: opts.registry, onMetered, onRefused };
       // One plain tool call, the common case: answered as the SDK would, without building it.
-      const direct = directToolCall(request.body, request.headers, opts.registry, caller.scopes);
+      const direct = directToolCall(request.body, request.headers, opts.registry);
       if (direct !== null) {
         const answer = await answerDirect(context, direct);
         if (units === 0) onMetered(await pipeline.meter(caller, 'read').catch(() => ({})));
@@ -93,6 +99,16 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       return reply.send(response.body === null ? undefined : await response.text());
     },
   });
+}
+
+/**
+ * The X-RateLimit-* headers of a refusal: a refused tool call is a tool error inside a 200, so
+ * its Retry-After stays in the result's `details.retry_after`, not on the HTTP reply.
+ */
+function rateLimitHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (name.startsWith('x-ratelimit-')) out[name] = value;
+  return out;
 }
 
 /** A `tools/call` request (not a notification): the pipeline counts it, with its tool's class. */

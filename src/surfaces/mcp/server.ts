@@ -30,6 +30,8 @@ export interface McpRequestContext {
   registry: ToolRegistry;
   /** Receives the X-RateLimit-* headers of each counted call (the HTTP reply carries the last). */
   onMetered(headers: Record<string, string>): void;
+  /** A call refused by the limits (429): it consumed nothing; receives the refusal's headers. */
+  onRefused(headers: Record<string, string>): void;
 }
 
 /**
@@ -70,7 +72,7 @@ export interface DirectCall {
 }
 
 /**
- * The common request, one `tools/call` of a tool the caller may use, answered without the SDK's
+ * The common request, one `tools/call` of a known tool, answered without the SDK's
  * per-request server and transport (web Request and Response objects, a zod parse of the
  * message, a stream mapping), which cost more than the call itself. Only a message the SDK
  * would answer the same way qualifies: one JSON-RPC request with exactly the protocol's keys,
@@ -83,7 +85,6 @@ export function directToolCall(
   body: unknown,
   headers: { accept?: string; 'content-type'?: string; 'mcp-protocol-version'?: string | string[] },
   registry: ToolRegistry,
-  scopes: Caller['scopes'],
 ): DirectCall | null {
   const accept = headers.accept;
   if (typeof accept !== 'string' || !accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
@@ -100,7 +101,7 @@ export function directToolCall(
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return null;
   for (const key of Object.keys(params)) if (key !== 'name' && key !== 'arguments') return null;
   const parsed = CallParams.safeParse(params);
-  if (!parsed.success || registry.find(parsed.data.name, scopes) === undefined) return null;
+  if (!parsed.success || registry.find(parsed.data.name) === undefined) return null;
   return { id, params: parsed.data };
 }
 
@@ -122,7 +123,7 @@ const OWN_TEXT = new WeakMap<CallToolResult, string>();
 async function callTool(ctx: McpRequestContext, rawParams: unknown): Promise<CallToolResult> {
   const parsed = CallParams.safeParse(rawParams ?? null);
   const params = parsed.success ? parsed.data : undefined;
-  const tool = params === undefined ? undefined : ctx.registry.find(params.name, ctx.caller.scopes);
+  const tool = params === undefined ? undefined : ctx.registry.find(params.name);
   if (tool === undefined || params === undefined) {
     // Not an operation call, but a message all the same: it counts as a read.
     try {
@@ -131,7 +132,6 @@ async function callTool(ctx: McpRequestContext, rawParams: unknown): Promise<Cal
       return errorResult(err);
     }
     if (params === undefined) throw new McpError(ErrorCode.InvalidParams, paramsProblem(parsed.error));
-    // A tool outside the caller's scopes is unknown to it: listed nowhere, never run.
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, MAX_ECHOED_NAME)}`);
   }
   try {
@@ -145,6 +145,7 @@ async function callTool(ctx: McpRequestContext, rawParams: unknown): Promise<Cal
         surface: 'mcp',
         language: 'argument',
         onMetered: ctx.onMetered,
+        onRefused: ctx.onRefused,
       },
     );
     const body = result.body as Record<string, unknown>;

@@ -82,10 +82,13 @@ export class ToolRegistry {
     return scopes.has('write') ? this.#listings.readWrite : this.#listings.read;
   }
 
-  /** A tool the caller may see and call; a tool outside its scopes does not exist for it. */
-  find(name: string, scopes: ReadonlySet<Scope>): Tool | undefined {
-    const tool = this.#byName.get(name);
-    return tool !== undefined && (tool.operation.scope === 'read' || scopes.has('write')) ? tool : undefined;
+  /**
+   * The tool of that name, whatever the caller's scopes: a read key never sees a write tool in
+   * `tools/list`, but calling one by name reaches the pipeline's scope gate and is answered
+   * `FORBIDDEN_SCOPE` naming the scope it needs, as over REST (docs/contract/mcp.md).
+   */
+  find(name: string): Tool | undefined {
+    return this.#byName.get(name);
   }
 }
 
