@@ -41,6 +41,16 @@ export const Timestamp = z.iso
  */
 export const Uuid = z.guid().meta({ description: 'UUID.', examples: ['00000000-0000-4000-8000-00000000c001'] });
 
+/**
+ * A UUID a caller gives (a path id, a body or query field): its hex digits are read without
+ * regard to case, as RFC 9562 asks, and passed on in lower case, the form every answer carries,
+ * so `…B0001` names the same topic as `…b0001` (docs/contract/resources.md#ids).
+ */
+export const UuidInput = z
+  .guid()
+  .toLowerCase()
+  .meta({ description: 'UUID.', examples: ['00000000-0000-4000-8000-00000000c001'] });
+
 /** Absolute http(s) URL. */
 export const Url = z.url({ protocol: /^https?$/ }).meta({ description: 'Absolute http(s) URL.' });
 

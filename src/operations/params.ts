@@ -3,7 +3,7 @@
  * The same schemas validate REST parameters and MCP tool arguments.
  */
 import { z } from 'zod';
-import { Uuid } from '../contract/common.ts';
+import { UuidInput } from '../contract/common.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../pagination/page.ts';
 
 export const Limit = z.int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).meta({ description: 'Page size.' });
@@ -12,8 +12,8 @@ export const Cursor = z.string().min(1).max(512).optional().meta({ description: 
 
 export const Paging = { cursor: Cursor, limit: Limit };
 
-export const TopicId = Uuid.meta({ description: 'Topic id, from list_topics, search_topics or any topic card.' });
-export const OpinionId = Uuid.meta({ description: 'Opinion id, from list_topic_opinions.' });
+export const TopicId = UuidInput.meta({ description: 'Topic id, from list_topics, search_topics or any topic card.' });
+export const OpinionId = UuidInput.meta({ description: 'Opinion id, from list_topic_opinions.' });
 
 export const TopicTypeParam = z
   .enum(['prediction', 'poll'])

@@ -242,6 +242,17 @@ describe('GET /topics', () => {
 describe('GET /topics/{id}', () => {
   const get = async (id: string, q = '') => expectOk(await stack.get(`${API}/topics/${id}${q}`, KEY), TopicDetail);
 
+  it('reads an id without regard to case (RFC 9562): path ids and id filters alike', async () => {
+    const upper = MARKETS.boosted.toUpperCase();
+    expect(upper).not.toBe(MARKETS.boosted);
+    expect(await get(upper)).toEqual(await get(MARKETS.boosted));
+    const comments = await stack.get(`${API}/topics/${upper}/comments?limit=2`, KEY);
+    expect(comments.body).toEqual((await stack.get(`${API}/topics/${MARKETS.boosted}/comments?limit=2`, KEY)).body);
+    expect(await list({ category_id: CATEGORIES.crypto.toUpperCase(), limit: 100 })).toEqual(
+      await list({ category_id: CATEGORIES.crypto, limit: 100 }),
+    );
+  });
+
   it('a prediction in full: implied_price per option, stake rules, mechanism, category, ref; nothing poll-only', async () => {
     const t = expectContract(PredictionDetail, await get(MARKETS.aliceOpen));
     expect(t.id).toBe(MARKETS.aliceOpen);

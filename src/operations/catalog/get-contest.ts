@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mapContest } from '../../../mappers/catalog.ts';
 import { Contest } from '../../contract/catalog.ts';
-import { Uuid } from '../../contract/common.ts';
+import { UuidInput } from '../../contract/common.ts';
 import * as platform from '../../upstream/api/platform.api.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineOperation } from '../operation.ts';
@@ -16,7 +16,7 @@ export const getContest = defineOperation({
   localised: false,
   rest: { method: 'GET', path: '/contests/{contest_id}' },
   mcp: false,
-  input: z.strictObject({ contest_id: Uuid.meta({ description: 'Contest id (UUID).' }) }),
+  input: z.strictObject({ contest_id: UuidInput.meta({ description: 'Contest id (UUID).' }) }),
   pathParams: ['contest_id'],
   output: Contest,
   async execute(ctx, input) {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { mapPollCard, mapPredictionCard } from '../../../mappers/topics.ts';
-import { Uuid } from '../../contract/common.ts';
+import { UuidInput } from '../../contract/common.ts';
 import { TopicList } from '../../contract/topics.ts';
 import { invalidArgument } from '../../errors/api-error.ts';
 import { fromOffsetPage } from '../../pagination/page.ts';
@@ -52,8 +52,15 @@ export const listTopics = defineOperation({
       .enum(['open', 'closed', 'resolved', 'refunded'])
       .default('open')
       .meta({ description: 'Topic status to list (default open). `resolving` is not filterable: omit status instead.' }),
-    zone: z.string().min(1).max(64).optional().meta({ description: 'Zone slug (from GET /zones); predictions only.' }),
-    category_id: Uuid.optional().meta({ description: 'Category id from list_topic_categories.' }),
+    zone: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({
+        description: 'Zone slug, as in the `zone` field of prediction cards (REST also lists zones at GET /zones); predictions only.',
+      }),
+    category_id: UuidInput.optional().meta({ description: 'Category id from list_topic_categories.' }),
     mechanism: MechanismParam,
     ...Paging,
   }),
