@@ -20,6 +20,7 @@ import { errorServerOptions, installErrorHandling } from './http/error-handler.t
 import { AccessLog } from './http/access-log.ts';
 import { acceptJsonBodiesOnly } from './http/json-bodies.ts';
 import { loggerOptions } from './http/logging.ts';
+import { noStore } from './http/no-store.ts';
 import { genReqId } from './http/request-id.ts';
 import health from './plugins/health.ts';
 import killSwitchGate from './plugins/kill-switch.ts';
@@ -95,13 +96,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(
     async (api) => {
+      api.addHook('onRequest', noStore);
       api.addHook('onRequest', authenticate);
       await api.register(restRoutes, { pipeline, operations: OPERATIONS });
     },
     { prefix: REST_PREFIX },
   );
 
-  await app.register(mcpRoutes, { pipeline, gates: [authenticate], registry: new ToolRegistry(OPERATIONS) });
+  await app.register(mcpRoutes, { pipeline, gates: [noStore, authenticate], registry: new ToolRegistry(OPERATIONS) });
 
   return app;
 }

@@ -33,7 +33,11 @@ const REASONS: Record<BearerParse['kind'], string> = {
 
 export function authenticationHook(authenticator: KeyAuthenticator, throttle?: FailureThrottle) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const parsed = parseBearer(request.headers.authorization);
+    // Node keeps only the first of repeated Authorization headers; two credentials are
+    // ambiguous, so they are refused like a malformed one rather than one of them chosen.
+    const parsed = repeatedAuthorization(request.raw.rawHeaders)
+      ? ({ kind: 'malformed' } as const)
+      : parseBearer(request.headers.authorization);
     const keyHash = parsed.kind === 'key' ? hashKey(parsed.key) : null;
     await throttle?.admit(request, keyHash);
     try {
@@ -48,6 +52,16 @@ export function authenticationHook(authenticator: KeyAuthenticator, throttle?: F
       throw err;
     }
   };
+}
+
+/** Whether the request carries the Authorization header more than once (names in any case). */
+function repeatedAuthorization(raw: readonly string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return true;
+  }
+  return false;
 }
 
 /** The caller of a request that passed the hook; a route outside the hook is a bug. */

@@ -3,6 +3,7 @@
  * wrong is 401 with the challenge; verdicts are shared through Redis and never outlive the
  * revocation window.
  */
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, USERS, startStack, type Stack } from '../helpers/stack.ts';
 import { connectTestRedis } from '../helpers/redis.ts';
@@ -42,6 +43,17 @@ describe.each([
     expect(res.headers.get('www-authenticate')).toBe(challenge);
     expect(res.body).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
     expect(Object.keys(res.body.error).sort()).toEqual(['code', 'message']);
+  });
+
+  it('refuses two Authorization headers, even two valid keys, as one malformed credential', async () => {
+    for (const second of [KEYS.aliceRead, KEYS.bobWrite]) {
+      const res = await request(`${stack.url}${PATH}`, {
+        headers: ['authorization', `Bearer ${KEYS.aliceRead}`, 'Authorization', `Bearer ${second}`],
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['www-authenticate']).toBe(INVALID);
+      expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
+    }
   });
 
   it('accepts the scheme name in any case', async () => {
@@ -95,6 +107,21 @@ describe('cross-cutting HTTP behaviour', () => {
   it('answers liveness and readiness without a key, outside /open/v1', async () => {
     expect(await stack.get('/livez')).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect(await stack.get('/readyz')).toMatchObject({ status: 200, body: { status: 'ok' } });
+  });
+
+  it('marks every API answer, errors included, Cache-Control: no-store', async () => {
+    const ok = await stack.get(PATH, KEYS.aliceRead);
+    const refused = await stack.get(PATH);
+    const invalid = await stack.get('/open/v1/topics?limit=0', KEYS.aliceRead);
+    const mcp = await stack.request('POST', '/mcp', {
+      key: KEYS.aliceRead,
+      raw: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    });
+    expect([ok.status, refused.status, invalid.status, mcp.status]).toEqual([200, 401, 400, 200]);
+    for (const res of [ok, refused, invalid, mcp]) expect(res.headers.get('cache-control')).toBe('no-store');
+    // Health answers are not the caller's data.
+    expect((await stack.get('/livez')).headers.get('cache-control')).toBeNull();
   });
 
   it('answers an unknown route with 404 NOT_FOUND in the envelope', async () => {

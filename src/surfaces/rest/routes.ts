@@ -85,6 +85,11 @@ function gatherInput(op: Operation, request: FastifyRequest, integerFields: Read
   // unknown, so neither can redirect the call nor be silently dropped.
   const fromPath = (name: string) => Object.hasOwn(params, name);
   if (op.rest.method === 'GET') {
+    const badlyEncoded = badlyEncodedParameter(request.url);
+    if (badlyEncoded !== null) {
+      const name = badlyEncoded.length > 40 ? `${badlyEncoded.slice(0, 40)}…` : badlyEncoded;
+      throw new ApiError('INVALID_ARGUMENT', { message: `${name} is not validly percent-encoded.`, details: { field: name } });
+    }
     const query = (request.query ?? {}) as Record<string, string | string[]>;
     // No prototype: a parameter named `__proto__` is an own key, refused as unknown like any other.
     const out: Record<string, unknown> = Object.create(null);
@@ -95,6 +100,7 @@ function gatherInput(op: Operation, request: FastifyRequest, integerFields: Read
         throw new ApiError('INVALID_ARGUMENT', { message: `${name} must be given once.`, details: { field: name } });
       }
       if (fromPath(k)) throw pathParameterElsewhere(op, k);
+      if (k === '') throw new ApiError('INVALID_ARGUMENT', { message: 'A query parameter has no name.', details: { field: 'query' } });
       out[k] = integerFields.has(k) && /^-?\d{1,15}$/.test(v) ? Number(v) : v;
     }
     return { ...out, ...params };
@@ -106,6 +112,32 @@ function gatherInput(op: Operation, request: FastifyRequest, integerFields: Read
   }
   for (const k of Object.keys(body)) if (fromPath(k)) throw pathParameterElsewhere(op, k);
   return { ...(body as Record<string, unknown>), ...params };
+}
+
+/**
+ * The query's parameter whose name or value is not validly percent-encoded (`%zz`, or bytes
+ * that are not UTF-8), or null. The query parser keeps such text as it came, which would search
+ * for `%zz` or filter on it; the path answers the same mistake 400, and so does the query.
+ * Named by its parameter when the name itself decodes, else `query`.
+ */
+function badlyEncodedParameter(url: string): string | null {
+  const start = url.indexOf('?');
+  if (start < 0 || !url.includes('%', start)) return null;
+  for (const pair of url.slice(start + 1).split('&')) {
+    if (!pair.includes('%') || decodes(pair)) continue;
+    const name = pair.split('=', 1)[0] ?? '';
+    return decodes(name) && name !== '' ? decodeURIComponent(name.replaceAll('+', ' ')) : 'query';
+  }
+  return null;
+}
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text.replaceAll('+', ' '));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Query strings are text; integer parameters are converted strictly before validation. */

@@ -216,6 +216,26 @@ describe('REST routes', () => {
     expect(executed).toEqual([]);
   });
 
+  it('refuses a query that is not validly percent-encoded, naming the parameter, and a nameless one', async () => {
+    const a = await boot({ readPerMinute: 10 });
+    for (const [query, field] of [
+      ['tag=%zz', 'tag'],
+      ['tag=%E9', 'tag'],
+      ['limit=1&tag=a%2', 'tag'],
+      ['ta%zzg=1', 'query'],
+      ['=x', 'query'],
+    ]) {
+      const res = await a.inject({ method: 'GET', url: `/open/v1/things/${THING}?${query}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field } });
+    }
+    // Valid escapes, `+` and a literal percent sign written as %25 decode as usual.
+    const fine = await a.inject({ method: 'GET', url: `/open/v1/things/${THING}?tag=50%25+off%21` });
+    expect(fine.statusCode).toBe(200);
+    expect(fine.json()).toMatchObject({ tag: '50% off!' });
+    expect(executed).toHaveLength(1);
+  });
+
   it('answers 404 NOT_FOUND for a malformed path id, without running the operation', async () => {
     const a = await boot();
     const res = await a.inject({ method: 'GET', url: '/open/v1/things/not-a-uuid' });
