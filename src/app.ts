@@ -30,6 +30,7 @@ import servicesPlugin from './plugins/services.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
 import { mcpRoutes } from './surfaces/mcp/routes.ts';
+import { originGate, parseAllowedOrigins } from './surfaces/mcp/origin.ts';
 import { ToolRegistry } from './surfaces/mcp/tools.ts';
 import { REST_PREFIX } from './http/paths.ts';
 import { OPERATIONS } from './operations/index.ts';
@@ -103,7 +104,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     { prefix: REST_PREFIX },
   );
 
-  await app.register(mcpRoutes, { pipeline, gates: [noStore, authenticate], registry: new ToolRegistry(OPERATIONS) });
+  await app.register(mcpRoutes, {
+    pipeline,
+    gates: [noStore, originGate(parseAllowedOrigins(config.MCP_ALLOWED_ORIGINS)), authenticate],
+    registry: new ToolRegistry(OPERATIONS),
+  });
 
   return app;
 }

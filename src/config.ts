@@ -6,6 +6,7 @@ import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
 import { MAX_UPSTREAM_TIMEOUT_MS } from './confirm/execute-once.ts';
 import { parseConfirmKeys } from './confirm/token.ts';
+import { parseAllowedOrigins } from './surfaces/mcp/origin.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().positive();
@@ -153,6 +154,14 @@ export const ConfigSchema = z
     /** The same over the whole fleet (per process without Redis): bounds a flood from many addresses. */
     AUTH_ATTEMPTS_TOTAL_PER_MINUTE: z.coerce.number().int().positive().default(6_000),
 
+    /**
+     * Browser origins allowed to call /mcp (comma-separated, e.g. `https://agent.example`). MCP
+     * asks servers to check `Origin` against DNS rebinding; a request carrying any other origin
+     * is refused with 403 (docs/mcp.md#origin). Requests without `Origin` (every non-browser
+     * client) are not affected.
+     */
+    MCP_ALLOWED_ORIGINS: z.string().default(''),
+
     /** Start-up state of the kill switch: `on` refuses every REST and MCP request with 503. */
     KILL_SWITCH: onOff.default('off'),
     /** How often a replica re-reads the shared kill switch besides pub/sub (ms). */
@@ -169,6 +178,11 @@ export const ConfigSchema = z
       parseConfirmKeys(c.CONFIRM_KEYS, c.CONFIRM_SIGNING_KID);
     } catch (err) {
       ctx.addIssue({ code: 'custom', path: ['CONFIRM_KEYS'], message: (err as Error).message });
+    }
+    try {
+      parseAllowedOrigins(c.MCP_ALLOWED_ORIGINS);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['MCP_ALLOWED_ORIGINS'], message: (err as Error).message });
     }
     // A production deployment that forgot its backend must not serve the sandbox and its public demo keys.
     if (c.NODE_ENV === 'production' && c.UPSTREAM_URL === undefined) {

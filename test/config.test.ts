@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigSchema, loadConfig } from '../src/config.ts';
+import { parseAllowedOrigins } from '../src/surfaces/mcp/origin.ts';
 import { MAX_UPSTREAM_TIMEOUT_MS } from '../src/confirm/execute-once.ts';
 
 describe('configuration', () => {
@@ -21,6 +22,7 @@ describe('configuration', () => {
     [{ UPSTREAM_URL: 'http://backend:9000' }, 'UPSTREAM_SERVICE_TOKEN'],
     [{ KILL_SWITCH: 'maybe' }, 'KILL_SWITCH'],
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL'],
+    [{ MCP_ALLOWED_ORIGINS: 'https://ok.example, agent.example' }, 'MCP_ALLOWED_ORIGINS'],
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -49,5 +51,14 @@ describe('UPSTREAM_TIMEOUT_MS', () => {
     expect(loadConfig({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS) }).UPSTREAM_TIMEOUT_MS).toBe(MAX_UPSTREAM_TIMEOUT_MS);
     expect(() => loadConfig({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toThrow(ConfigError);
     expect(() => loadConfig({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toThrow(/UPSTREAM_TIMEOUT_MS/);
+  });
+});
+
+describe('MCP_ALLOWED_ORIGINS', () => {
+  it('reads a comma-separated list of origins, normalised, and nothing by default', () => {
+    expect(parseAllowedOrigins(loadConfig({}).MCP_ALLOWED_ORIGINS)).toEqual(new Set());
+    expect(parseAllowedOrigins(' https://Agent.example/ , http://127.0.0.1:3000,')).toEqual(
+      new Set(['https://agent.example', 'http://127.0.0.1:3000']),
+    );
   });
 });

@@ -265,6 +265,27 @@ describe('protocol faults are JSON-RPC errors', () => {
     expect(method.body.error.code).toBe(-32601);
   });
 
+  it('a request from an Origin not listed is 403 before authentication; listed ones and none pass', async () => {
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    for (const key of [KEYS.aliceRead, '']) {
+      const r = await rpc(stack, key, ping, { origin: 'http://evil.example' });
+      expect(r.status).toBe(403);
+      expect(r.body).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/Origin/) }, id: null });
+    }
+    expect((await rpc(stack, KEYS.aliceRead, ping)).status).toBe(200);
+    const listed = await startStack({
+      sandbox: stack.sandbox,
+      env: { MCP_ALLOWED_ORIGINS: 'https://agent.example, http://127.0.0.1:3000' },
+    });
+    try {
+      expect((await rpc(listed, KEYS.aliceRead, ping, { origin: 'https://agent.example' })).status).toBe(200);
+      expect((await rpc(listed, KEYS.aliceRead, ping, { origin: 'http://127.0.0.1:3000' })).status).toBe(200);
+      expect((await rpc(listed, KEYS.aliceRead, ping, { origin: 'https://agent.example.evil' })).status).toBe(403);
+    } finally {
+      await listed.close();
+    }
+  });
+
   it('every method but POST is 405, whatever the headers and body', async () => {
     for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
       const r = await stack.request(method, '/mcp', { key: KEYS.aliceRead, headers: { 'content-type': 'application/json' } });
