@@ -17,6 +17,7 @@ const alice: Caller = { userId: 'u-alice', keyId: 'k1', keyHash: 'h', scopes: ne
 function request(authorization?: string): FastifyRequest {
   return {
     headers: authorization === undefined ? {} : { authorization },
+    raw: { rawHeaders: authorization === undefined ? [] : ['Authorization', authorization] },
     id: 'req-1',
     log: { info() {}, warn() {}, debug() {} },
     caller: null,
@@ -68,6 +69,18 @@ describe('authentication hook', () => {
     expect(req.caller).toBe(alice);
     expect(seen).toEqual([hashKey(KEY)]); // the hash, never the raw key
     expect(t.events).toEqual([`admit:${hashKey(KEY)}`]);
+  });
+
+  it('refuses a repeated Authorization header, in any letter case, without asking anyone', async () => {
+    const { auth, seen } = authenticatorAnswering(alice);
+    const t = throttle();
+    const req = request(`Bearer ${KEY}`);
+    (req.raw as { rawHeaders: string[] }).rawHeaders = ['Host', 'x', 'Authorization', `Bearer ${KEY}`, 'AUTHORIZATION', `Bearer ${KEY}`];
+    const err = await run(authenticationHook(auth, t), req);
+    expect(err?.headers).toEqual({ 'www-authenticate': 'Bearer realm="open-api", error="invalid_token"' });
+    expect(req.caller).toBeNull();
+    expect(seen).toEqual([]);
+    expect(t.events).toEqual(['admit', 'failure']);
   });
 
   it('answers a missing key with the bare challenge, and counts it as a failure', async () => {
