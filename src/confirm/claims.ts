@@ -44,9 +44,14 @@ function decode(raw: string | null): ClaimState | null {
   return { state: 'done', outcome: JSON.parse(raw) as StoredOutcome };
 }
 
+/** The memory store sweeps once it holds this many entries, and never below it. */
+const SWEEP_AT_LEAST = 1024;
+
 export class MemoryClaimStore implements ClaimStore {
   readonly #entries = new Map<string, { value: string; expiresAt: number }>();
   readonly #now: () => number;
+  /** Size at which the next sweep runs. */
+  #sweepAt = SWEEP_AT_LEAST;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -83,11 +88,16 @@ export class MemoryClaimStore implements ClaimStore {
     return decode(this.#get(jti));
   }
 
-  /** Drop expired entries now and then, so the map cannot grow without bound. */
+  /**
+   * Drop expired entries now and then, so the map holds at most about twice the live entries
+   * (outcomes live a day). The next sweep waits until the map has doubled, so a map that stays
+   * near one size is not swept on every claim: the cost per claim stays constant on average.
+   */
   #sweep(): void {
-    if (this.#entries.size % 1024 !== 0) return;
+    if (this.#entries.size < this.#sweepAt) return;
     const now = this.#now();
     for (const [k, e] of this.#entries) if (e.expiresAt <= now) this.#entries.delete(k);
+    this.#sweepAt = Math.max(SWEEP_AT_LEAST, 2 * this.#entries.size);
   }
 }
 

@@ -11,6 +11,9 @@
  *   have happened (5xx, timeout) gives the claim back, so the same token can be retried. The
  *   backend's idempotency key, derived from the token, makes that retry safe.
  * - No claim, no execution: if the claim store cannot answer, the write is refused.
+ * - Past its 5 minutes a token is never claimed, only looked up: a stored outcome answers as a
+ *   retry within the 5 minutes would, an execution in flight is waited for, and nothing stored
+ *   is 410 CONFIRM_TOKEN_EXPIRED.
  * - The backend has the last word: when it says the action is a replay of an earlier call with
  *   the same idempotency key (the claim store lost its record: Redis came back empty, or the
  *   first answer was lost after the backend performed it), the answer is the replay (`200`,
@@ -47,8 +50,12 @@ export interface ExecuteDeps {
   pollMs?: number;
 }
 
-/** Outcomes outlive the token, so any retry inside its 5 minutes finds the first one. */
-export const CLAIM_TTL_MS = 10 * 60 * 1000;
+/**
+ * How long an outcome is kept: a day, like Stripe's idempotency keys, so a used token stays
+ * used (replayed, or 409 CONFIRM_TOKEN_USED) long after its 5 minutes. Once the outcome is gone
+ * the token answers 410 CONFIRM_TOKEN_EXPIRED, and still never runs again.
+ */
+export const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A claim in progress expires much sooner: an execution is bounded by the backend deadline,
  * so a claim left behind by a crashed replica (or one that landed after Redis stalled) frees
@@ -91,9 +98,9 @@ export async function executeOnce<T extends object>(
   const outcome = (o: TokenOutcome) => deps.onOutcome?.(action, o);
   let claims: TokenClaims;
   try {
-    claims = deps.tokens.verify(token, action, caller);
+    claims = deps.tokens.authenticate(token, action, caller);
   } catch (err) {
-    outcome(err instanceof ApiError && err.code === 'CONFIRM_TOKEN_EXPIRED' ? 'expired' : 'invalid');
+    outcome('invalid');
     throw err;
   }
   const waitMs = deps.waitMs ?? 5_000;
@@ -102,16 +109,25 @@ export async function executeOnce<T extends object>(
   const owner = randomUUID();
 
   for (;;) {
-    let state: ClaimState;
+    // Judged on every pass: a retry that waited past the token's expiry must not claim it.
+    const expired = deps.tokens.expired(claims);
+    let state: ClaimState | null;
     try {
-      state = await deps.claims.claim(claims.jti, PENDING_TTL_MS, owner);
+      // Past its expiry a token is only looked up, never claimed, so it can never run the action;
+      // a used one still finds its outcome (a used token stays used).
+      state = expired ? await deps.claims.peek(claims.jti) : await deps.claims.claim(claims.jti, PENDING_TTL_MS, owner);
     } catch (err) {
       deps.log.error({ err: (err as Error).message, action }, 'confirm claim store unavailable: write refused');
       outcome('unavailable');
-      releaseLater(deps, claims.jti, owner);
+      if (!expired) releaseLater(deps, claims.jti, owner);
       throw new ApiError('CONFIRM_UNAVAILABLE', { cause: err });
     }
 
+    if (state === null) {
+      // Never executed (or its outcome is older than CLAIM_TTL_MS, or was given back after a failure).
+      outcome('expired');
+      throw new ApiError('CONFIRM_TOKEN_EXPIRED');
+    }
     if (state.state === 'acquired') return runClaimed(deps, execution, claims, owner, run);
     if (execution.retry === 'refuse') {
       outcome('used');
@@ -129,7 +145,7 @@ export async function executeOnce<T extends object>(
       // Stryker disable next-line ObjectLiteral: any answer that is neither null nor done means keep waiting
       const now = await deps.claims.peek(claims.jti).catch(() => ({ state: 'pending' as const }));
       // Stryker disable next-line ConditionalExpression: leaving early only claims again, which answers pending while the token is held
-      if (now === null) break; // given back after a failure: claim it ourselves
+      if (now === null) break; // given back after a failure: claim it ourselves (or, once expired, answer 410)
       if (now.state === 'done') {
         outcome('replayed');
         return replay<T>(now.outcome);

@@ -5,7 +5,8 @@
  * Format: `ct1.<kid>.<payload>.<mac>`, payload and mac base64url. The key id names which secret
  * signed it, so secrets rotate without invalidating live tokens: one signing secret, several
  * verification secrets. Verification is constant-time; anything that does not verify, whatever
- * was changed, is CONFIRM_TOKEN_INVALID. Expiry is judged only on a genuine token.
+ * was changed, is CONFIRM_TOKEN_INVALID. Expiry is judged only on a genuine token, and an
+ * execution judges it after the claim store (src/confirm/execute-once.ts): a used token stays used.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
@@ -101,6 +102,17 @@ export class ConfirmTokens {
    * 5 minutes is CONFIRM_TOKEN_EXPIRED.
    */
   verify(token: string, action: ConfirmAction, caller: { userId: string; keyId: string }): TokenClaims {
+    const claims = this.authenticate(token, action, caller);
+    if (this.expired(claims)) throw new ApiError('CONFIRM_TOKEN_EXPIRED');
+    return claims;
+  }
+
+  /**
+   * The claims of a genuine token issued to this caller for `action`, expired or not: the
+   * execution still has to answer a used token after its 5 minutes (docs/writes.md,
+   * "Verification"). Anything else is CONFIRM_TOKEN_INVALID.
+   */
+  authenticate(token: string, action: ConfirmAction, caller: { userId: string; keyId: string }): TokenClaims {
     const parts = token.split('.');
     if (parts.length !== 4 || parts[0] !== PREFIX || token.length > 4096) throw invalid();
     // Stryker disable next-line StringLiteral: four parts were checked just above, so no default is ever used
@@ -113,8 +125,12 @@ export class ConfirmTokens {
     const claims = parseClaims(payload);
     if (claims === null) throw invalid();
     if (claims.action !== action || claims.userId !== caller.userId || claims.keyId !== caller.keyId) throw invalid();
-    if (this.#now() >= claims.expiresAt) throw new ApiError('CONFIRM_TOKEN_EXPIRED');
     return claims;
+  }
+
+  /** Whether a token is past its 5 minutes on this gateway's clock (at `expiresAt` it is). */
+  expired(claims: TokenClaims): boolean {
+    return this.#now() >= claims.expiresAt;
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * What the claim stores keep, beyond what their reads show: the memory store's sweep really
- * drops expired entries (only those, and only every 1,024 entries), and the Redis store keeps
+ * drops expired entries (only those, first at 1,024 entries, then each time the map has
+ * doubled, so it holds at most about twice the live entries), and the Redis store keeps
  * each claim under `<prefix>confirm:<jti>` with the claim's TTL, so claims never share keys
  * with the other stores under the same prefix.
  */
@@ -40,6 +41,41 @@ describe('memory claim store sweep', () => {
     expect(dropped.sort()).toEqual(['sw-edge', 'sw-old']);
     expect(await store.peek('sw-live-2')).toEqual({ state: 'pending' });
     expect(await store.peek('sw-1024')).toEqual({ state: 'pending' });
+  });
+
+  it('sweeps again only once the map has doubled, not each time it comes back to 1,024 entries', async () => {
+    const clock = { t: 1_000 };
+    const store = new MemoryClaimStore(() => clock.t);
+    const dropped = watchDeletes();
+    await store.claim('sw-old-1', 10, 'a');
+    await store.claim('sw-old-2', 10, 'a');
+    clock.t += 100;
+    for (let i = 3; i <= 1024; i++) await store.claim(`sw-live-${i}`, 1_000_000, 'a');
+    expect(dropped.sort()).toEqual(['sw-old-1', 'sw-old-2']);
+    // 1,022 entries left: the next sweep waits for 2,044.
+    await store.claim('sw-short', 10, 'a');
+    clock.t += 10;
+    await store.claim('sw-back-to-1024', 1_000_000, 'a');
+    for (let i = 1025; i < 2044; i++) await store.claim(`sw-more-${i}`, 1_000_000, 'a');
+    expect(dropped).toHaveLength(2);
+    await store.claim('sw-2044', 1_000_000, 'a');
+    expect(dropped).toContain('sw-short');
+    expect(dropped).toHaveLength(3);
+  });
+
+  it('holds at most about twice the live entries under a steady stream of claims', async () => {
+    const clock = { t: 0 };
+    const store = new MemoryClaimStore(() => clock.t);
+    const dropped = watchDeletes();
+    const live = 3_000;
+    let most = 0;
+    for (let i = 0; i < 20_000; i++) {
+      await store.claim(`sw-${i}`, live, 'a');
+      clock.t += 1;
+      most = Math.max(most, i + 1 - dropped.length);
+    }
+    expect(most).toBeLessThanOrEqual(2 * live + 1);
+    expect(most).toBeGreaterThanOrEqual(live);
   });
 
   it('drops an entry found expired when it is read', async () => {

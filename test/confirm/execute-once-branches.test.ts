@@ -23,8 +23,13 @@ interface Harness {
   token(action?: ConfirmAction): string;
 }
 
-function harness(claims: ClaimStore = new MemoryClaimStore(), extra: Partial<ExecuteDeps> = {}): Harness {
+/** `claims` may be built on the harness's clock, for a store that must age with the tokens. */
+function harness(
+  store: ClaimStore | ((clock: { t: number }) => ClaimStore) = new MemoryClaimStore(),
+  extra: Partial<ExecuteDeps> = {},
+): Harness {
   const clock = { t: 1_000_000 };
+  const claims = typeof store === 'function' ? store(clock) : store;
   const tokens = new ConfirmTokens(parseConfirmKeys(`k1:${'z'.repeat(40)}`, undefined), () => clock.t);
   const seen: Array<[ConfirmAction, string]> = [];
   const logs: Array<[string, object, string]> = [];
@@ -126,6 +131,169 @@ describe('executeOnce: the token', () => {
       'code',
       'CONFIRM_TOKEN_INVALID',
     );
+  });
+});
+
+describe('executeOnce: a used token after its 5 minutes', () => {
+  const pastExpiry = (h: Harness) => {
+    h.clock.t += TOKEN_TTL_MS + 60_000;
+  };
+
+  it('replays an order (200, replayed: true) without running it again', async () => {
+    const h = harness();
+    const token = h.token();
+    let runs = 0;
+    const run = async () => ({ id: 'o1', runs: ++runs });
+    expect(await executeOnce(h.deps, ORDER, token, caller, run)).toEqual({ status: 201, body: { id: 'o1', runs: 1, replayed: false } });
+    pastExpiry(h);
+    expect(await executeOnce(h.deps, ORDER, token, caller, run)).toEqual({ status: 200, body: { id: 'o1', runs: 1, replayed: true } });
+    expect(runs).toBe(1);
+    expect(h.seen.map(([, o]) => o)).toEqual(['executed', 'replayed']);
+  });
+
+  it('refuses an opinion as 409 CONFIRM_TOKEN_USED, not 410', async () => {
+    const h = harness();
+    const token = h.token('publish_opinion');
+    await executeOnce(h.deps, OPINION, token, caller, async () => ({ id: 'op' }));
+    pastExpiry(h);
+    const r = (await settle(executeOnce(h.deps, OPINION, token, caller, async () => ({ id: 'again' })))) as ApiError;
+    expect([r.code, r.status]).toEqual(['CONFIRM_TOKEN_USED', 409]);
+    expect(h.seen.map(([, o]) => o)).toEqual(['executed', 'used']);
+  });
+
+  it('replays a stored refusal as it was', async () => {
+    const h = harness();
+    const token = h.token();
+    await settle(
+      executeOnce(h.deps, ORDER, token, caller, async () => {
+        throw new ApiError('TOPIC_CLOSED');
+      }),
+    );
+    pastExpiry(h);
+    const r = (await settle(executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'x' })))) as ApiError;
+    expect([r.code, r.status]).toEqual(['TOPIC_CLOSED', 409]);
+    expect(h.seen.map(([, o]) => o)).toEqual(['refused', 'replayed']);
+  });
+
+  it('only looks the token up: it never claims it', async () => {
+    const spy = new SpyStore();
+    const h = harness(spy);
+    const token = h.token();
+    pastExpiry(h);
+    const r = (await settle(executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'x' })))) as ApiError;
+    expect([r.code, r.status]).toEqual(['CONFIRM_TOKEN_EXPIRED', 410]);
+    expect(spy.calls).toEqual(['peek']);
+    expect(h.seen).toEqual([['place_order', 'expired']]);
+  });
+
+  it('waits for an execution still in flight, then replays it; an opinion is 409 CONFIRM_TOKEN_USED at once', async () => {
+    const h = harness(new MemoryClaimStore(), { pollMs: 5, waitMs: 2_000 });
+    const token = h.token();
+    const first = executeOnce(h.deps, ORDER, token, caller, async () => {
+      await sleep(40);
+      return { id: 'first' };
+    });
+    await sleep(5);
+    pastExpiry(h);
+    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'second' }))).toEqual({
+      status: 200,
+      body: { id: 'first', replayed: true },
+    });
+    await first;
+
+    const o = harness(new MemoryClaimStore());
+    const opinion = o.token('publish_opinion');
+    const publishing = executeOnce(o.deps, OPINION, opinion, caller, async () => {
+      await sleep(40);
+      return { id: 'op' };
+    });
+    await sleep(5);
+    pastExpiry(o);
+    expect(((await settle(executeOnce(o.deps, OPINION, opinion, caller, async () => ({ id: 'x' })))) as ApiError).code).toBe(
+      'CONFIRM_TOKEN_USED',
+    );
+    await publishing;
+  });
+
+  it('answers 409 RETRY_IDEMPOTENCY_KEY when the execution in flight outlasts the wait', async () => {
+    const h = harness(new MemoryClaimStore(), { pollMs: 5, waitMs: 50 });
+    const token = h.token();
+    const first = executeOnce(h.deps, ORDER, token, caller, async () => {
+      await sleep(200);
+      return { id: 'slow' };
+    });
+    await sleep(5);
+    pastExpiry(h);
+    const r = (await settle(executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'x' })))) as ApiError;
+    expect([r.code, r.status, r.headers, r.details]).toEqual(['RETRY_IDEMPOTENCY_KEY', 409, { 'retry-after': '1' }, { retry_after: 1 }]);
+    await first;
+  });
+
+  it('never runs the action: a token given back after a failure is 410 CONFIRM_TOKEN_EXPIRED', async () => {
+    const h = harness();
+    const token = h.token();
+    await settle(
+      executeOnce(h.deps, ORDER, token, caller, async () => {
+        throw new ApiError('INTERNAL');
+      }),
+    );
+    pastExpiry(h);
+    let runs = 0;
+    const r = (await settle(executeOnce(h.deps, ORDER, token, caller, async () => ({ runs: ++runs })))) as ApiError;
+    expect([r.code, r.status]).toEqual(['CONFIRM_TOKEN_EXPIRED', 410]);
+    expect(runs).toBe(0);
+    expect(h.seen.map(([, o]) => o)).toEqual(['failed', 'expired']);
+  });
+
+  it('never runs the action when it expires while a retry waits and the first execution gives the token back', async () => {
+    const h = harness(new MemoryClaimStore(), { pollMs: 5, waitMs: 2_000 });
+    const token = h.token();
+    const first = settle(
+      executeOnce(h.deps, ORDER, token, caller, async () => {
+        await sleep(40);
+        h.clock.t += TOKEN_TTL_MS;
+        throw new ApiError('OPINION_BACK_RETRY');
+      }),
+    );
+    await sleep(5);
+    let runs = 0;
+    const r = (await settle(executeOnce(h.deps, ORDER, token, caller, async () => ({ runs: ++runs })))) as ApiError;
+    expect(((await first) as ApiError).code).toBe('OPINION_BACK_RETRY');
+    expect([r.code, r.status]).toEqual(['CONFIRM_TOKEN_EXPIRED', 410]);
+    expect(runs).toBe(0);
+  });
+
+  it('refuses with 500 CONFIRM_UNAVAILABLE when the claim store cannot be read, and leaves it alone', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const spy = new SpyStore();
+    const h = harness(spy);
+    const token = h.token();
+    await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'o1' }));
+    pastExpiry(h);
+    spy.failPeek = true;
+    spy.calls = [];
+    const r = (await settle(executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'x' })))) as ApiError;
+    expect([r.code, r.status]).toEqual(['CONFIRM_UNAVAILABLE', 500]);
+    expect(h.seen.map(([, o]) => o)).toEqual(['executed', 'unavailable']);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(spy.calls).toEqual(['peek']);
+  });
+
+  it('stays used for 24 hours after its execution; then the token is 410 CONFIRM_TOKEN_EXPIRED', async () => {
+    const h = harness((clock) => new MemoryClaimStore(() => clock.t));
+    const token = h.token();
+    const executedAt = h.clock.t;
+    await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'o1' }));
+    h.clock.t = executedAt + CLAIM_TTL_MS - 1;
+    expect(await executeOnce(h.deps, ORDER, token, caller, async () => ({ id: 'x' }))).toEqual({
+      status: 200,
+      body: { id: 'o1', replayed: true },
+    });
+    h.clock.t = executedAt + CLAIM_TTL_MS;
+    let runs = 0;
+    const r = (await settle(executeOnce(h.deps, ORDER, token, caller, async () => ({ runs: ++runs })))) as ApiError;
+    expect([r.code, r.status]).toEqual(['CONFIRM_TOKEN_EXPIRED', 410]);
+    expect(runs).toBe(0);
   });
 });
 
@@ -296,7 +464,7 @@ describe('executeOnce: retries', () => {
 });
 
 describe('executeOnce: what the action answers', () => {
-  it('stores the first success for 10 minutes and reports executed', async () => {
+  it('stores the first success for 24 hours and reports executed', async () => {
     const spy = new SpyStore();
     const h = harness(spy);
     const token = h.token();
@@ -307,7 +475,7 @@ describe('executeOnce: what the action answers', () => {
     expect(spy.completed).toEqual([
       { jti: expect.any(String), outcome: { status: 201, body: { id: 'o1', replayed: false } }, ttlMs: CLAIM_TTL_MS },
     ]);
-    expect(CLAIM_TTL_MS).toBeGreaterThanOrEqual(TOKEN_TTL_MS);
+    expect(CLAIM_TTL_MS).toBe(24 * 60 * 60 * 1000);
     expect(h.seen).toEqual([['place_order', 'executed']]);
   });
 

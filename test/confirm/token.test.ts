@@ -48,6 +48,17 @@ describe('confirm tokens', () => {
     expect(code(() => tokens.verify(token, 'back_opinion', alice))).toBe('CONFIRM_TOKEN_EXPIRED');
   });
 
+  it('authenticates a genuine token past its 5 minutes, so an execution can still find its outcome', () => {
+    const { token, claims } = tokens.issue('place_order', alice.userId, alice.keyId, params);
+    clock.t += TOKEN_TTL_MS - 1;
+    expect(tokens.expired(claims)).toBe(false);
+    clock.t += 1;
+    expect(tokens.expired(claims)).toBe(true);
+    expect(tokens.authenticate(token, 'place_order', alice)).toEqual(claims);
+    expect(code(() => tokens.authenticate(token, 'back_opinion', alice))).toBe('CONFIRM_TOKEN_INVALID');
+    expect(code(() => tokens.authenticate(token.slice(0, -1), 'place_order', alice))).toBe('CONFIRM_TOKEN_INVALID');
+  });
+
   it('refuses every tampered field, truncation and re-signing as INVALID', () => {
     const { token } = tokens.issue('place_order', alice.userId, alice.keyId, params);
     const [prefix, kid, payload, sig] = token.split('.') as [string, string, string, string];

@@ -73,6 +73,37 @@ describe('expiry on the gateway clock', () => {
     clock = START;
   });
 
+  it('a used token stays used after its 5 minutes: an order replays, for 24 hours; then 410', async () => {
+    clock = START;
+    const t = await orderToken(KEYS.aliceWrite, true);
+    const first = await place(t.token);
+    expect(first.status).toBe(201);
+    const after = await coins(stack, USERS.alice);
+    for (const late of [START + 6 * 60 * 1000, START + 24 * 60 * 60 * 1000 - 1]) {
+      clock = late;
+      const again = await place(t.token);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(valid(Order, again.body)).toEqual({ ...first.body, replayed: true });
+    }
+    clock = START + 24 * 60 * 60 * 1000;
+    expectError(await place(t.token), 410, 'CONFIRM_TOKEN_EXPIRED');
+    expect(await coins(stack, USERS.alice)).toBe(after);
+    clock = START;
+  });
+
+  it('a published opinion token stays used after its 5 minutes: 409 CONFIRM_TOKEN_USED', async () => {
+    clock = START;
+    const p = await stack.post(`${V1}/topics/${MARKETS.aliceOpen}/opinion-preview`, KEYS.aliceWrite, { content: 'Used is used.' });
+    expect(p.body.can_publish, JSON.stringify(p.body)).toBe(true);
+    const publish = () => stack.post(`${V1}/opinions`, KEYS.aliceWrite, { confirm_token: p.body.confirm_token });
+    expect((await publish()).status).toBe(201);
+    const after = await coins(stack, USERS.alice);
+    clock = START + 6 * 60 * 1000;
+    expectError(await publish(), 409, 'CONFIRM_TOKEN_USED');
+    expect(await coins(stack, USERS.alice)).toBe(after);
+    clock = START;
+  });
+
   it('expiry is judged only on a genuine token: a forged expired one is INVALID', async () => {
     clock = START;
     const t = await orderToken();
