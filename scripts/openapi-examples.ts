@@ -375,12 +375,22 @@ export async function captureExamples(): Promise<OpenApiExamples> {
       'No content',
       await post(opinionPath, { reply_to_opinion_id: OPINIONS.graceOnAliceOpen }),
     );
+    const bidi = { content: 'Yes \u202eon no' };
+    rec.body('preview_opinion', 'bidi_override', 'Text with a bidirectional override character', bidi);
     rec.response(
       'preview_opinion',
-      422,
+      200,
       'bidi_override',
-      'Text with a bidirectional override character',
-      await post(opinionPath, { content: 'Yes \u202eon no' }),
+      'Refused: the text holds a bidirectional override character (shown as U+FFFD)',
+      await post(opinionPath, bidi),
+    );
+    // Bob spent his coins above: the fee is more than he has.
+    rec.response(
+      'preview_opinion',
+      200,
+      'insufficient_balance',
+      'Refused: the fee is above the balance',
+      await post(opinionPath, opinion, bob),
     );
     rec.response(
       'preview_opinion',

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { aliased, aliasesMatch } from './aliases.ts';
-import { Count, Dec4, Dec4OrEmpty, Dec6, Dec6OrEmpty, MAX_AMOUNT_COINS, ResourceUrl, Timestamp, Uuid } from './common.ts';
+import { Count, Dec4, Dec4OrEmpty, Dec6, Dec6OrEmpty, MAX_AMOUNT_COINS, ResourceUrl, Timestamp, Uuid, UuidInput } from './common.ts';
 import { Mechanism } from './enums.ts';
 import { OpinionReplyTo, OwnerOpinion } from './owner.ts';
 import { UserRef } from './users.ts';
@@ -17,7 +17,7 @@ import { UserRef } from './users.ts';
 
 export const OrderPreviewRequest = z
   .strictObject({
-    option_id: Uuid.meta({ description: "Option to stake on, from the topic's `options`." }),
+    option_id: UuidInput.meta({ description: "Option to stake on, from the topic's `options`." }),
     // A JSON integer (integral in JSON Schema's sense, so 10.0 counts) up to MAX_AMOUNT_COINS:
     // one beyond the topic's range is STAKE_OUT_OF_RANGE (200), not a 400; strings, fractions,
     // zero, negatives and amounts over the cap are 400.
@@ -40,19 +40,40 @@ export const OrderPreviewRequest = z
   .meta({ description: 'Body of POST /topics/{id}/order-preview.' });
 export type OrderPreviewRequest = z.infer<typeof OrderPreviewRequest>;
 
+/**
+ * SPEC's "a fraction gives 400" is about what the caller wrote, and a double cannot always tell:
+ * `10.00000000000000001` parses to exactly 10. A `JSON.parse` reviver (given each number's
+ * source text) that hands an `amount_coins` written as a fraction to the schema as that text,
+ * which it then refuses like any value that is not a whole number. `10.0` and `1e1` are whole
+ * numbers however written, and stay accepted (docs/contract/writes.md#amount-limits).
+ */
+export function exactAmountCoins(key: string, value: unknown, context?: { source?: string }): unknown {
+  if (key !== 'amount_coins' || typeof value !== 'number' || context?.source === undefined) return value;
+  return wholeNumeral(context.source) ? value : context.source;
+}
+
+/** Whether a JSON number's text denotes a whole number: no non-zero digit after the point once the exponent is applied. */
+function wholeNumeral(text: string): boolean {
+  const m = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (m === null) return false;
+  const digits = (m[1] ?? '') + (m[2] ?? '');
+  const point = (m[1] ?? '').length + Number(m[3] ?? 0);
+  return /^0*$/.test(point <= 0 ? digits : digits.slice(point));
+}
+
 export const OpinionPreviewRequest = z
   .strictObject({
     content: z.string().meta({
       description:
-        'Opinion text, 1 to 500 characters; control characters (but tab and newline) and bidirectional formatting characters are refused.',
+        'Opinion text, 1 to 500 characters, without control characters (but tab and newline) or bidirectional formatting characters; otherwise the reason is CONTENT_INVALID.',
     }),
-    reply_to_opinion_id: Uuid.nullable().optional().meta({ description: 'The opinion replied to, if any.' }),
+    reply_to_opinion_id: UuidInput.nullable().optional().meta({ description: 'The opinion replied to, if any.' }),
   })
   .meta({ description: 'Body of POST /topics/{id}/opinion-preview.' });
 export type OpinionPreviewRequest = z.infer<typeof OpinionPreviewRequest>;
 
 export const BackPreviewRequest = z
-  .strictObject({ topic_id: Uuid.meta({ description: 'The topic the opinion belongs to.' }) })
+  .strictObject({ topic_id: UuidInput.meta({ description: 'The topic the opinion belongs to.' }) })
   .meta({ description: 'Body of POST /opinions/{id}/back-preview.' });
 export type BackPreviewRequest = z.infer<typeof BackPreviewRequest>;
 
@@ -133,8 +154,10 @@ export const OrderPreview = z
   .meta({ description: 'Answer of order-preview. Nothing is charged.' });
 export type OrderPreview = z.infer<typeof OrderPreview>;
 
+// INSUFFICIENT_BALANCE joins the contract's four because a preview offers a token only for a
+// possible action, and an unaffordable fee makes it impossible (docs/contract/writes.md#opinion-preview-reasons).
 export const OpinionPreviewReason = z
-  .enum(['TOPIC_CLOSED', 'NO_POSITION', 'CONTENT_INVALID', 'SIDE_REQUIRED'])
+  .enum(['TOPIC_CLOSED', 'NO_POSITION', 'CONTENT_INVALID', 'SIDE_REQUIRED', 'INSUFFICIENT_BALANCE'])
   .meta({ description: 'Why an opinion cannot be published now.' });
 export type OpinionPreviewReason = z.infer<typeof OpinionPreviewReason>;
 
@@ -142,11 +165,16 @@ export const OpinionSummary = z
   .strictObject({
     topic_title: z.string(),
     fee_coins: Dec4.meta({ description: 'Coins charged to publish.' }),
-    balance_after: Dec4,
+    balance_after: Dec4.meta({
+      description: 'The coin balance once the fee is paid; the balance unchanged when the opinion cannot be published.',
+    }),
     side_option_label: z.string().meta({
       description: 'The option the owner staked on, resolved from their position (never declared by the client); empty without a position.',
     }),
-    content_preview: z.string(),
+    content_preview: z.string().meta({
+      description:
+        'The text as it would be published (trimmed), cut at 140 characters; a control or bidirectional formatting character shows as U+FFFD.',
+    }),
     reply_to: OpinionReplyTo.nullable(),
   })
   .meta({ description: 'What publishing would do.' });

@@ -368,26 +368,21 @@ const EXECUTION_CODES: Record<string, readonly ErrorCode[]> = {
   ],
 };
 
-/** Previews that refuse their input with a 422 rather than a reason (docs/contract/writes.md#text-rules). */
-const PREVIEW_422: Record<string, string> = {
-  preview_opinion:
-    '`CONTENT_INVALID` (`details.field: "content"`): the text holds control characters (other than tab and newline) or bidirectional formatting characters. Text that is only empty or too long is the `CONTENT_INVALID` reason of a 200 instead.',
-};
-
 /** The error statuses an operation can answer. */
 function errorStatuses(op: Operation): number[] {
   const out = [400, 401, 408, 414, 429, 431, 500, 503];
   if (op.scope === 'write') out.push(403, 413);
   if (op.kind === 'execute' || pathParamsOf(op).length > 0) out.push(404);
   if (op.kind === 'execute') out.push(409, 410, 422);
-  else if (PREVIEW_422[op.name] !== undefined) out.push(422);
   return out.sort((a, b) => a - b);
 }
 
 function describeStatus(op: Operation, status: number): string {
   const base = SHARED_RESPONSES[SHARED_BY_STATUS.get(status) ?? '']?.description;
   const only = EXECUTION_CODES[op.name];
-  if (status === 422 && PREVIEW_422[op.name] !== undefined) return PREVIEW_422[op.name] ?? '';
+  // A write can also meet a backend that asks to be retried (docs/contract/errors.md#error-codes).
+  if (status === 503 && op.scope === 'write')
+    return `${base ?? ''} Or the backend cannot answer this write now (\`PREVIEW_UNAVAILABLE\` on an order preview, \`OPINION_BACK_RETRY\` on a back): retry after \`Retry-After\` seconds.`;
   if (op.kind !== 'execute' || only === undefined) return base ?? `Error ${status}.`;
   const codes = codesOf(status, only).map((c) => `\`${c}\``);
   switch (status) {

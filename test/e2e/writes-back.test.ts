@@ -177,3 +177,23 @@ describe('a relay that moved after the preview', () => {
     expect(valid(Back, r.body).seq).toBe(next.summary.my_seq_if_now);
   });
 });
+
+describe('a busy relay', () => {
+  it('is 503 OPINION_BACK_RETRY with Retry-After and details.retry_after, nothing charged; the same token then backs', async () => {
+    const p = await possible(OPINIONS.heidiBoosted, MARKETS.boosted);
+    await stack.admin('POST', '/faults', {
+      method: 'POST',
+      pathPrefix: `/internal/prediction/opinions/${OPINIONS.heidiBoosted}/backs`,
+      status: 503,
+      body: { errCode: 50011, errMsg: 'busy' },
+      times: 1,
+    });
+    const before = await coins(stack, USERS.alice);
+    const r = await back(p.confirm_token);
+    expectError(r, 503, 'OPINION_BACK_RETRY');
+    expect(r.headers.get('retry-after')).toBe('2');
+    expect(r.body.error.details).toEqual({ retry_after: 2 });
+    expect(await coins(stack, USERS.alice)).toBe(before);
+    expect((await back(p.confirm_token)).status).toBe(201);
+  });
+});

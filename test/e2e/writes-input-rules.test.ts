@@ -1,6 +1,6 @@
 /**
- * Inputs the write previews refuse outright: opinion text with control or bidirectional
- * formatting characters (docs/contract/writes.md#text-rules), and amounts that are not exact,
+ * Inputs the write previews refuse: opinion text with control or bidirectional formatting
+ * characters (docs/contract/writes.md#text-rules; a reason of the preview, an error at publish), and amounts that are not exact,
  * bounded whole coins (docs/contract/writes.md#amount-limits). Nothing refused is echoed back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,16 +34,16 @@ describe('opinion text', () => {
     ['C1 control', 'a\u0085b'],
     ['delete', 'a\u007fb'],
   ];
-  it.each(forbidden)('with a %s is 422 CONTENT_INVALID naming content, and not echoed', async (_name, content) => {
+  it.each(forbidden)('with a %s is the reason CONTENT_INVALID of a 200, without a token, and not echoed', async (_name, content) => {
     const before = await counters(stack);
     const r = await opinionPreview(content);
-    expect({ status: r.status, code: r.body?.error?.code, field: r.body?.error?.details?.field }).toEqual({
-      status: 422,
-      code: 'CONTENT_INVALID',
-      field: 'content',
-    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const p = valid(OpinionPreview, r.body);
+    expect({ can_publish: p.can_publish, reason: p.reason }).toEqual({ can_publish: false, reason: 'CONTENT_INVALID' });
+    expect(p.confirm_token).toBeUndefined();
+    expect(p.expires_at).toBeUndefined();
+    expect(p.summary.content_preview).toContain('\uFFFD');
     expect(JSON.stringify(r.body)).not.toContain(JSON.stringify(content).slice(1, -1));
-    expect(r.body.confirm_token).toBeUndefined();
     expect(await counters(stack)).toEqual(before);
   });
 
@@ -103,6 +103,35 @@ describe('amount_coins', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.reason).toBe('STAKE_OUT_OF_RANGE');
     expect(r.body.summary.stake_coins).toBe(`${MAX_AMOUNT_COINS}.0000`);
+  });
+
+  it('a fraction is refused as written, even where a double rounds it to a whole number', async () => {
+    for (const amount of ['10.00000000000000001', '1.0000000000000001', '150e-2', '10.5']) {
+      await expectRefused(`{"option_id":"${option}","amount_coins":${amount}}`);
+      // The same over MCP, whose arguments arrive in the same kind of body.
+      const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"preview_order","arguments":{"topic_id":"${topic}","option_id":"${option}","amount_coins":${amount}}}}`;
+      const r = await stack.request('POST', '/mcp', {
+        key: KEYS.aliceWrite,
+        raw: call,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      });
+      expect(r.body.result.isError, amount).toBe(true);
+      expect(JSON.parse(r.body.result.content[0].text).error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        details: { field: 'amount_coins' },
+      });
+    }
+    // Whole numbers however written are stakes.
+    for (const [amount, stake] of [
+      ['10.0', '10.0000'],
+      ['1e1', '10.0000'],
+      ['12.50e1', '125.0000'],
+    ]) {
+      const raw = `{"option_id":"${option}","amount_coins":${amount}}`;
+      const r = await stack.request('POST', path, { key: KEYS.aliceWrite, raw, headers: { 'content-type': 'application/json' } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.summary.stake_coins).toBe(stake);
+    }
   });
 
   it('the maximum is published in the schema', async () => {

@@ -60,11 +60,12 @@ describe('tools/list', () => {
     expect(byName.get('publish_opinion').annotations.idempotentHint).toBe(false);
   });
 
-  it('a read key sees none of them and cannot call them', async () => {
+  it('a read key sees none of them, and calling one is FORBIDDEN_SCOPE', async () => {
     const tools = (await rpc(KEYS.aliceRead, 'tools/list')).result.tools as any[];
     expect(tools.map((t) => t.name).filter((n) => WRITE_TOOLS.includes(n))).toEqual([]);
     const body = await rpc(KEYS.aliceRead, 'tools/call', { name: 'preview_order', arguments: {} });
-    expect(body.error).toBeDefined();
+    expect(body.result.isError).toBe(true);
+    expect(JSON.parse(body.result.content[0].text).error).toMatchObject({ code: 'FORBIDDEN_SCOPE', details: { required_scope: 'write' } });
   });
 });
 

@@ -198,17 +198,22 @@ describe('reasons and their precedence', () => {
 });
 
 describe('the balance', () => {
-  it('is no preview reason (SPEC 2.11 has none): a fee above the balance shows a negative balance_after, and publishing is 422 INSUFFICIENT_BALANCE', async () => {
-    // Bob (5 coins, a position on aliceOpen) spends everything on an order first.
+  it('a fee above the balance is the reason INSUFFICIENT_BALANCE, without a token; a token issued before the coins went is 422 at publish', async () => {
+    // Bob (5 coins, a position on aliceOpen) can pay the fee of 5 exactly.
+    const before = await possible(MARKETS.aliceOpen, { content: 'Dry, as I said.' }, KEYS.bobWrite);
+    expect(before.summary).toMatchObject({ fee_coins: '5.0000', balance_after: '0.0000', side_option_label: 'No' });
+    // He then spends everything on an order.
     const topic = genericMarketId(12); // stakes 1..1000
     const order = await stack.post(`${V1}/topics/${topic}/order-preview`, KEYS.bobWrite, {
       option_id: outcomeId(topic, 1),
       amount_coins: 5,
     });
     expect((await stack.post(`${V1}/orders`, KEYS.bobWrite, { confirm_token: order.body.confirm_token })).status).toBe(201);
-    const p = await possible(MARKETS.aliceOpen, { content: 'Dry, as I said.' }, KEYS.bobWrite);
-    expect(p.summary).toMatchObject({ fee_coins: '5.0000', balance_after: '-5.0000', side_option_label: 'No' });
-    expectError(await publish(p.confirm_token, KEYS.bobWrite), 422, 'INSUFFICIENT_BALANCE');
+    const p = await refused(MARKETS.aliceOpen, { content: 'Dry, as I said.' }, 'INSUFFICIENT_BALANCE', KEYS.bobWrite);
+    expect(p.summary).toMatchObject({ fee_coins: '5.0000', balance_after: '0.0000', side_option_label: 'No' });
+    // Content problems come first.
+    await refused(MARKETS.aliceOpen, { content: '' }, 'CONTENT_INVALID', KEYS.bobWrite);
+    expectError(await publish(before.confirm_token, KEYS.bobWrite), 422, 'INSUFFICIENT_BALANCE');
     expect(await coins(stack, USERS.bob)).toBe('0.0000');
   });
 });

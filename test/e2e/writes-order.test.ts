@@ -352,7 +352,7 @@ describe('figures', () => {
     expect(r.headers.get('content-language')).toBe('zh-TW');
   });
 
-  it('a quote that breaks the invariants is 503 PREVIEW_UNAVAILABLE, never a wrong preview', async () => {
+  it('a quote that breaks the invariants is 503 PREVIEW_UNAVAILABLE with Retry-After, never a wrong preview', async () => {
     const topic = genericMarketId(3);
     // A backend answering avg_price below price_now (and a price that falls when buying).
     const bad = { errCode: 0, data: { priceBefore: 0.5, priceAfter: 0.4, shares: 30, avgPrice: 0.3333, boostMultiplier: 1 } };
@@ -365,6 +365,8 @@ describe('figures', () => {
     });
     const r = await preview(topic, { option_id: opt(topic), amount_coins: 10 });
     expectError(r, 503, 'PREVIEW_UNAVAILABLE');
+    expect(r.headers.get('retry-after')).toBe('2');
+    expect(r.body.error.details).toEqual({ retry_after: 2 });
     // And the next, honest quote previews normally.
     await possible(topic, { option_id: opt(topic), amount_coins: 10 });
   });

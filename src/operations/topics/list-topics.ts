@@ -52,14 +52,9 @@ export const listTopics = defineOperation({
       .enum(['open', 'closed', 'resolved', 'refunded'])
       .default('open')
       .meta({ description: 'Topic status to list (default open). `resolving` is not filterable: omit status instead.' }),
-    zone: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .meta({
-        description: 'Zone slug, as in the `zone` field of prediction cards (REST also lists zones at GET /zones); predictions only.',
-      }),
+    zone: z.string().min(1).max(64).optional().meta({
+      description: 'Zone slug, as in the `zone` field of prediction cards (REST also lists zones at GET /zones); predictions only.',
+    }),
     category_id: UuidInput.optional().meta({ description: 'Category id from list_topic_categories.' }),
     mechanism: MechanismParam,
     ...Paging,

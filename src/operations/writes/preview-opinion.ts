@@ -41,8 +41,8 @@ export const previewOpinion = defineOperation({
   description:
     'Checks whether the key owner can publish an opinion on a prediction they hold a position on: `can_publish`, a `summary` ' +
     '(`fee_coins` charged on publishing, `balance_after`, `side_option_label` = their staked option, never chosen) and, when possible, a `confirm_token` for publish_opinion. ' +
-    "`content`: the user's text, 1 to 500 characters; `reply_to_opinion_id`: optional, an opinion of the same topic. " +
-    'Reasons: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INVALID. ' +
+    "`content`: the user's text, 1 to 500 characters, no control or bidirectional formatting characters; `reply_to_opinion_id`: optional, an opinion of the same topic. " +
+    'Reasons: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INVALID, INSUFFICIENT_BALANCE (the fee is above the balance). ' +
     CONFIRM_FLOW_NOTE,
   scope: 'write',
   kind: 'preview',
@@ -59,8 +59,6 @@ export const previewOpinion = defineOperation({
 });
 
 async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOpinionInput>): Promise<OpinionPreview> {
-  // Text that would not publish as shown is refused outright, before the backend is asked anything.
-  if (hasForbiddenCharacters(input.content)) throw forbiddenContent();
   const market = await resolvePrediction(ctx.upstream, input.topic_id);
   const replyToId = input.reply_to_opinion_id ?? null;
   const [replyTo, balance, holdings] = await Promise.all([
@@ -69,15 +67,21 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOpini
     prediction.listHoldings(ctx.upstream, ctx.caller.userId, { marketId: market.marketId, offset: 0, limit: 10 }),
   ]);
   const content = normaliseContent(input.content);
+  // Judged on the text as sent, so that no such character is ever silently dropped by the trim.
+  const forbiddenCharacters = hasForbiddenCharacters(input.content);
   const { reason, sideOutcomeId } = opinionDecision({
     closed: isClosed(market.state, market.deadline, ctx.services.now()),
     holdings: holdings.items.filter((h) => h.marketId === market.marketId),
     outcomeIds: market.outcomes.map((o) => o.outcomeId),
     content,
+    forbiddenCharacters,
+    balance,
+    fee: market.opinionFee,
   });
   const sideOutcome = market.outcomes.find((o) => o.outcomeId === sideOutcomeId) ?? null;
   const canPublish = reason === null;
-  const summary = mapOpinionSummary({ market, content, sideOutcome, replyTo, balanceCoins: balance, canPublish }, mapContextOf(ctx));
+  const shown = forbiddenCharacters ? defused(content) : content;
+  const summary = mapOpinionSummary({ market, content: shown, sideOutcome, replyTo, balanceCoins: balance, canPublish }, mapContextOf(ctx));
   if (!canPublish) return { can_publish: false, summary, reason };
   // Stryker disable next-line all: a null reason comes only with a side among the topic's outcomes (opinionDecision), so sideOutcome is set here; the check narrows the type
   if (sideOutcome === null) return { can_publish: false, summary, reason: 'SIDE_REQUIRED' };
@@ -115,7 +119,19 @@ function opinionNotFound(): ApiError {
   });
 }
 
-/** Control or bidirectional formatting characters in the text (docs/contract/writes.md#text-rules). */
+/**
+ * The text with each control or bidirectional formatting character replaced by U+FFFD, for
+ * `content_preview`: the preview shows where the text is refused without echoing characters
+ * that could reorder or restyle what the user reads.
+ */
+export function defused(text: string): string {
+  return Array.from(text, (c) => (hasForbiddenCharacters(c) ? '\uFFFD' : c)).join('');
+}
+
+/**
+ * Control or bidirectional formatting characters in a text to publish
+ * (docs/contract/writes.md#text-rules); the preview answers the reason CONTENT_INVALID instead.
+ */
 export function forbiddenContent(): ApiError {
   return new ApiError('CONTENT_INVALID', {
     message: 'content: control characters (other than tab and newline) and bidirectional formatting characters are not allowed.',

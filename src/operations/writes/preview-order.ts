@@ -112,7 +112,7 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOrder
   const figures = orderFigures(quote, stake);
   if (figures === null) {
     ctx.log.warn({ topicId: market.marketId, quote }, 'order quote breaks the preview invariants');
-    throw new ApiError('PREVIEW_UNAVAILABLE');
+    throw previewUnavailable();
   }
   const canPlace = reason === null;
   const summary = { ...mapOrderSummary({ ...base, quote, canPlace }, mapCtx), ...figures };
@@ -126,4 +126,18 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOrder
     lang: ctx.lang,
   };
   return { can_place: true, summary, ...issueToken(ctx, 'place_order', params) };
+}
+
+/**
+ * Seconds to wait before previewing again after a quote the gateway could not show: the market
+ * moves on, and a later quote usually passes. Every 503 of the write surface names its delay
+ * (docs/contract/errors.md#error-codes), as OPINION_BACK_RETRY does.
+ */
+export const PREVIEW_RETRY_AFTER_S = 2;
+
+function previewUnavailable(): ApiError {
+  return new ApiError('PREVIEW_UNAVAILABLE', {
+    headers: { 'retry-after': String(PREVIEW_RETRY_AFTER_S) },
+    details: { retry_after: PREVIEW_RETRY_AFTER_S },
+  });
 }

@@ -132,13 +132,21 @@ export interface OpinionFacts {
   outcomeIds: readonly string[];
   /** The normalised (trimmed) content. */
   content: string;
+  /** The text holds control or bidirectional formatting characters (docs/contract/writes.md#text-rules). */
+  forbiddenCharacters: boolean;
+  /** Coin balance and the market's opinion fee, as the backend's floats. */
+  balance: number;
+  fee: number;
 }
 
 /**
  * The reason an opinion cannot be published (or null) and the side it would carry.
  * Precedence: TOPIC_CLOSED, NO_POSITION (no holding, or only one sold in the app: a sold
  * position is no longer held), SIDE_REQUIRED (holdings that name no single outcome of the
- * market), CONTENT_INVALID (empty or over 500 characters after trimming).
+ * market), CONTENT_INVALID (empty or over 500 characters after trimming, or forbidden
+ * characters), INSUFFICIENT_BALANCE (the fee is above the balance: no token for an opinion that
+ * cannot be paid for). The balance comes last, as in the order and back previews: what the
+ * user can fix only by writing or choosing differently is answered first.
  */
 export function opinionDecision(f: OpinionFacts): { reason: OpinionPreviewReason | null; sideOutcomeId: string | null } {
   const held = f.holdings.filter((h) => !h.sold);
@@ -151,7 +159,8 @@ export function opinionDecision(f: OpinionFacts): { reason: OpinionPreviewReason
   if (f.closed) reason = 'TOPIC_CLOSED';
   else if (held.length === 0) reason = 'NO_POSITION';
   else if (side === null) reason = 'SIDE_REQUIRED';
-  else if (length < 1 || length > OPINION_MAX_CHARS) reason = 'CONTENT_INVALID';
+  else if (f.forbiddenCharacters || length < 1 || length > OPINION_MAX_CHARS) reason = 'CONTENT_INVALID';
+  else if (toBig(f.balance).lt(toBig(f.fee))) reason = 'INSUFFICIENT_BALANCE';
   return { reason, sideOutcomeId: side };
 }
 

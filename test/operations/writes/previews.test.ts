@@ -141,29 +141,6 @@ describe.each([
   });
 });
 
-describe('preview_opinion: text that would not publish as shown', () => {
-  it('is refused as CONTENT_INVALID naming the field, before the backend is asked anything', async () => {
-    let asked = 0;
-    const upstream = {
-      call: async () => {
-        asked++;
-        throw new ApiError('SERVICE_DISABLED');
-      },
-    } as unknown as BoundUpstream;
-    const ctx = { ...withOpinion(() => ({})), upstream };
-    const err = await refusal(previewOpinion.execute(ctx, { topic_id: TOPIC, content: 'ring\u0007bell' }));
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).toEnvelope()).toEqual({
-      error: {
-        code: 'CONTENT_INVALID',
-        message: 'content: control characters (other than tab and newline) and bidirectional formatting characters are not allowed.',
-        details: { field: 'content' },
-      },
-    });
-    expect(asked).toBe(0);
-  });
-});
-
 describe('issuing the token of a preview', () => {
   it("signs the caller's token for the action and counts it as issued", () => {
     const tokens = new ConfirmTokens(parseConfirmKeys(`k1:${'z'.repeat(40)}`, undefined), () => 1_000_000);
@@ -287,6 +264,62 @@ describe('preview_opinion: only the holdings of this topic give the side', () =>
   });
 });
 
+describe('preview_opinion: text that would not publish as shown', () => {
+  const holdings = () => holdingPage(holdingHere);
+
+  it('is the reason CONTENT_INVALID in a 200, without a token, showing each such character as U+FFFD', async () => {
+    const answer = await answerOf(previewOpinion, stubBackend({ holdings }), {
+      topic_id: M1,
+      content: ' ring\u0007the \u202ebell ',
+    } as never);
+    expect(answer).toEqual({
+      can_publish: false,
+      reason: 'CONTENT_INVALID',
+      summary: expect.objectContaining({
+        content_preview: 'ring\uFFFDthe \uFFFDbell',
+        balance_after: '10000.0000',
+        side_option_label: 'Yes',
+      }),
+    });
+    // JSON.stringify writes a control character as \u0007 and a bidirectional one as it is.
+    expect(JSON.stringify(answer)).not.toContain('\\u0007');
+    expect(JSON.stringify(answer)).not.toContain('\u202e');
+  });
+
+  it('loses to NO_POSITION, like any other content problem', async () => {
+    const answer = await answerOf(previewOpinion, stubBackend({}), { topic_id: M1, content: 'ring\u0007bell' } as never);
+    expect(answer).toMatchObject({ can_publish: false, reason: 'NO_POSITION' });
+  });
+});
+
+describe('preview_opinion: a fee above the balance', () => {
+  const holdings = () => holdingPage(holdingHere);
+  const input = { topic_id: M1, content: 'Rain, surely.' } as never;
+
+  it('is the reason INSUFFICIENT_BALANCE, without a token, and the balance unchanged', async () => {
+    const dear = () => ({ ...market, opinionFee: 10000.0001 });
+    const answer = await answerOf(previewOpinion, stubBackend({ holdings, market: dear }), input);
+    expect(answer).toEqual({
+      can_publish: false,
+      reason: 'INSUFFICIENT_BALANCE',
+      summary: expect.objectContaining({ fee_coins: '10000.0001', balance_after: '10000.0000', side_option_label: 'Yes' }),
+    });
+  });
+
+  it('a fee equal to the balance can be paid: a token, and nothing left', async () => {
+    const exact = () => ({ ...market, opinionFee: 10000 });
+    const answer = await answerOf(previewOpinion, stubBackend({ holdings, market: exact }), input);
+    expect(answer).toMatchObject({ can_publish: true, summary: { balance_after: '0.0000' } });
+    expect(answer.confirm_token).toEqual(expect.any(String));
+  });
+
+  it('loses to CONTENT_INVALID', async () => {
+    const dear = () => ({ ...market, opinionFee: 20000 });
+    const answer = await answerOf(previewOpinion, stubBackend({ holdings, market: dear }), { topic_id: M1, content: '' } as never);
+    expect(answer).toMatchObject({ can_publish: false, reason: 'CONTENT_INVALID' });
+  });
+});
+
 describe('preview_order: the option and the holdings', () => {
   it('answers 400 INVALID_ARGUMENT naming option_id for an option of no outcome of the topic', async () => {
     const err = await refusal(
@@ -337,9 +370,14 @@ describe('preview_order refused as TOPIC_CLOSED or ALREADY_STAKED: the figures a
     expect(answer).toMatchObject({ can_place: false, reason, summary: noFigures });
   });
 
-  it('an open topic whose quote breaks the invariants is 503 PREVIEW_UNAVAILABLE', async () => {
+  it('an open topic whose quote breaks the invariants is 503 PREVIEW_UNAVAILABLE, naming when to retry', async () => {
     const quote = () => ({ priceBefore: 0.6180339887498949, priceAfter: 0.6, shares: 50 / 0.61, avgPrice: 0.61, boostMultiplier: 1 });
-    const err = await refusal(previewOrder.execute(stubBackend({ quote }), input));
-    expect((err as ApiError).code).toBe('PREVIEW_UNAVAILABLE');
+    const err = (await refusal(previewOrder.execute(stubBackend({ quote }), input))) as ApiError;
+    expect([err.code, err.status, err.headers, err.details]).toEqual([
+      'PREVIEW_UNAVAILABLE',
+      503,
+      { 'retry-after': '2' },
+      { retry_after: 2 },
+    ]);
   });
 });

@@ -129,17 +129,25 @@ describe('minShares: quoted units less 1%, rounded down to 4 places', () => {
   });
 });
 
-describe('opinionDecision: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INVALID', () => {
+describe('opinionDecision: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INVALID, INSUFFICIENT_BALANCE', () => {
   const Y = 'y-outcome';
   const N = 'n-outcome';
-  const base = { closed: false, holdings: [{ outcomeId: Y, sold: false }], outcomeIds: [Y, N], content: 'Fine.' };
+  const base = {
+    closed: false,
+    holdings: [{ outcomeId: Y, sold: false }],
+    outcomeIds: [Y, N],
+    content: 'Fine.',
+    forbiddenCharacters: false,
+    balance: 10,
+    fee: 10,
+  };
 
   it('possible, with the side of the position', () => {
     expect(opinionDecision(base)).toEqual({ reason: null, sideOutcomeId: Y });
   });
 
   it.each([
-    ['everything wrong', { ...base, closed: true, holdings: [], content: '' }, 'TOPIC_CLOSED'],
+    ['everything wrong', { ...base, closed: true, holdings: [], content: '', forbiddenCharacters: true, balance: 0 }, 'TOPIC_CLOSED'],
     ['closed with a position', { ...base, closed: true }, 'TOPIC_CLOSED'],
     ['no holding, empty text', { ...base, holdings: [], content: '' }, 'NO_POSITION'],
     ['only a sold holding', { ...base, holdings: [{ outcomeId: Y, sold: true }] }, 'NO_POSITION'],
@@ -157,6 +165,12 @@ describe('opinionDecision: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INV
     ],
     ['empty text', { ...base, content: '' }, 'CONTENT_INVALID'],
     ['501 characters', { ...base, content: 'x'.repeat(501) }, 'CONTENT_INVALID'],
+    ['forbidden characters', { ...base, forbiddenCharacters: true }, 'CONTENT_INVALID'],
+    ['forbidden characters and a fee above the balance', { ...base, forbiddenCharacters: true, balance: 3 }, 'CONTENT_INVALID'],
+    ['empty text and a fee above the balance', { ...base, content: '', balance: 3 }, 'CONTENT_INVALID'],
+    ['no holding and a fee above the balance', { ...base, holdings: [], balance: 3 }, 'NO_POSITION'],
+    ['a fee above the balance', { ...base, balance: 9.9999 }, 'INSUFFICIENT_BALANCE'],
+    ['no coins at all', { ...base, balance: 0 }, 'INSUFFICIENT_BALANCE'],
   ])('%s → %s', (_name, facts, reason) => {
     expect(opinionDecision(facts).reason).toBe(reason);
   });
@@ -179,6 +193,12 @@ describe('opinionDecision: TOPIC_CLOSED, NO_POSITION, SIDE_REQUIRED, CONTENT_INV
     expect(opinionDecision({ ...base, content: normaliseContent(` ${'😀'.repeat(500)}\n`) }).reason).toBeNull();
     expect(opinionDecision({ ...base, content: normaliseContent('😀'.repeat(501)) }).reason).toBe('CONTENT_INVALID');
     expect(normaliseContent('  \t ')).toBe('');
+  });
+
+  it('takes a fee equal to the balance, and a free opinion with no coins, compared exactly', () => {
+    expect(opinionDecision({ ...base, balance: 10, fee: 10 }).reason).toBeNull();
+    expect(opinionDecision({ ...base, balance: 0, fee: 0 }).reason).toBeNull();
+    expect(opinionDecision({ ...base, balance: 0.3, fee: 0.1 + 0.2 }).reason).toBe('INSUFFICIENT_BALANCE');
   });
 
   it('takes a one-character opinion, and refuses an empty one', () => {

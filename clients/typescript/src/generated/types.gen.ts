@@ -530,14 +530,14 @@ export type OpinionPreview = {
 /**
  * Why an opinion cannot be published now.
  */
-export type OpinionPreviewReason = 'TOPIC_CLOSED' | 'NO_POSITION' | 'CONTENT_INVALID' | 'SIDE_REQUIRED';
+export type OpinionPreviewReason = 'TOPIC_CLOSED' | 'NO_POSITION' | 'CONTENT_INVALID' | 'SIDE_REQUIRED' | 'INSUFFICIENT_BALANCE';
 
 /**
  * Body of POST /topics/{id}/opinion-preview.
  */
 export type OpinionPreviewRequest = {
     /**
-     * Opinion text, 1 to 500 characters; control characters (but tab and newline) and bidirectional formatting characters are refused.
+     * Opinion text, 1 to 500 characters, without control characters (but tab and newline) or bidirectional formatting characters; otherwise the reason is CONTENT_INVALID.
      */
     content: string;
     /**
@@ -567,13 +567,16 @@ export type OpinionSummary = {
      */
     fee_coins: string;
     /**
-     * Decimal as a string with exactly 4 decimal places, never a JSON number.
+     * The coin balance once the fee is paid; the balance unchanged when the opinion cannot be published.
      */
     balance_after: string;
     /**
      * The option the owner staked on, resolved from their position (never declared by the client); empty without a position.
      */
     side_option_label: string;
+    /**
+     * The text as it would be published (trimmed), cut at 140 characters; a control or bidirectional formatting character shows as U+FFFD.
+     */
     content_preview: string;
     reply_to: OpinionReplyTo | null;
 };
@@ -1805,7 +1808,7 @@ export type ListTopicsData = {
          */
         status?: 'open' | 'closed' | 'resolved' | 'refunded';
         /**
-         * Zone slug (from GET /zones); predictions only.
+         * Zone slug, as in the `zone` field of prediction cards (REST also lists zones at GET /zones); predictions only.
          */
         zone?: string;
         /**
@@ -3028,7 +3031,7 @@ export type PlaceOrderErrors = {
      */
     500: ErrorEnvelope;
     /**
-     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes).
+     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Or the backend cannot answer this write now (`PREVIEW_UNAVAILABLE` on an order preview, `OPINION_BACK_RETRY` on a back): retry after `Retry-After` seconds.
      */
     503: ErrorEnvelope;
 };
@@ -3098,10 +3101,6 @@ export type PreviewOpinionErrors = {
      * `INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).
      */
     414: ErrorEnvelope;
-    /**
-     * `CONTENT_INVALID` (`details.field: "content"`): the text holds control characters (other than tab and newline) or bidirectional formatting characters. Text that is only empty or too long is the `CONTENT_INVALID` reason of a 200 instead.
-     */
-    422: ErrorEnvelope;
     /**
      * `RATE_LIMITED`: a window of this key is used up; wait `Retry-After` seconds (`details.retry_after`). A refused request consumes nothing.
      */
@@ -3201,7 +3200,7 @@ export type PublishOpinionErrors = {
      */
     500: ErrorEnvelope;
     /**
-     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Also `OPINIONS_UNAVAILABLE` (with `Retry-After`): retry later.
+     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Or the backend cannot answer this write now (`PREVIEW_UNAVAILABLE` on an order preview, `OPINION_BACK_RETRY` on a back): retry after `Retry-After` seconds.
      */
     503: ErrorEnvelope;
 };
@@ -3360,7 +3359,7 @@ export type BackOpinionErrors = {
      */
     500: ErrorEnvelope;
     /**
-     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Also `OPINION_BACK_RETRY` (with `Retry-After`): retry later.
+     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Or the backend cannot answer this write now (`PREVIEW_UNAVAILABLE` on an order preview, `OPINION_BACK_RETRY` on a back): retry after `Retry-After` seconds.
      */
     503: ErrorEnvelope;
 };
