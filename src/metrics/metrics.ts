@@ -103,7 +103,7 @@ export class Metrics {
     this.#tokens.inc({ action, outcome });
   }
 
-  /** Stops what records in the background for the runtime metrics (the GC profiler). */
+  /** Stops what records in the background for the runtime metrics (the GC observer). */
   close(): void {
     this.#stopRuntime();
   }

@@ -1,47 +1,40 @@
 /**
- * prom-client's default (process and Node runtime) metrics, with one family fed differently:
- * `nodejs_gc_duration_seconds{kind}`, the same name, help, buckets and kinds as prom-client's,
- * read from V8's GC profiler instead of a `perf_hooks` observer of `gc` entries.
+ * prom-client's default (process and Node runtime) metrics, with one family fed by our own
+ * collector: `nodejs_gc_duration_seconds{kind}`, the same name, help, buckets and kinds as
+ * prom-client's, from a `gc` performance observer like prom-client's, with two differences:
  *
- * Why: while anyone observes `gc` entries, Node builds a performance entry (several JS objects)
- * after every collection. Under load, with a scavenge every few hundred requests, those objects
- * were about 40% of what each scavenge moved to the old generation, and that is what brings the
- * next full collection, whose marking holds requests up (docs/performance.md, change 20). The
- * GC profiler records in C++; its records are read in batches, every second and at each scrape,
- * so the histogram is as fresh as before when Prometheus reads it.
+ * - every entry an observer callback receives is counted: prom-client's reads only the first, so
+ *   collections that come close together (a scavenge and a full collection, two forced ones)
+ *   went uncounted;
+ * - the observer is disconnected when the app closes (prom-client's never is).
+ *
+ * V8's GC profiler (`v8.GCProfiler`), which creates no JS object per collection, was used here
+ * for a while and dropped: a stopped profiler goes on recording every collection into native
+ * memory until a full collection frees it, so swapping profilers to read them made a replica
+ * grow by hundreds of megabytes between full collections (docs/performance.md, change 23).
  */
 import { createRequire } from 'node:module';
-import { GCProfiler } from 'node:v8';
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { collectDefaultMetrics, Histogram, type Registry } from 'prom-client';
-
-/** How often the profiler's records are folded into the histogram between scrapes. */
-const DRAIN_MS = 1_000;
 
 /** prom-client's own, so dashboards and alerts written for its metric read this one alike. */
 const GC_BUCKETS = [0.001, 0.01, 0.1, 1, 2, 5];
 
-/** V8's collection types as the profiler names them, by the kind prom-client labels them with. */
-const GC_KINDS: Readonly<Record<string, string>> = {
-  Scavenge: 'minor',
-  MinorMarkSweep: 'minor',
-  MarkSweepCompact: 'major',
-  IncrementalMarking: 'incremental',
-  ProcessWeakCallbacks: 'weakcb',
+/** Node's collection kinds as prom-client labels them. */
+const GC_KINDS: Readonly<Record<number, string>> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
 };
-
-/** The part of a GC profiler record read here (`cost` is in microseconds). */
-interface GcRecord {
-  gcType: string;
-  cost: number;
-}
 
 type DefaultMetric = (registry: Registry, config: { eventLoopMonitoringPrecision: number }) => void;
 
 const requireFromHere = createRequire(import.meta.url);
 
 /**
- * Registers the default metrics on `registry`; the returned function stops the GC profiler
- * (a registry dropped without it keeps a profiler recording every collection).
+ * Registers the default metrics on `registry`; the returned function disconnects the GC
+ * observer (a registry dropped without it would go on being fed every collection).
  */
 export function collectRuntimeMetrics(registry: Registry): () => void {
   // prom-client lists its default collectors by module name; each is a function of the
@@ -55,38 +48,25 @@ export function collectRuntimeMetrics(registry: Registry): () => void {
 }
 
 function collectGcDurations(registry: Registry): () => void {
-  let profiler = new GCProfiler();
-  profiler.start();
   const histogram = new Histogram({
     name: 'nodejs_gc_duration_seconds',
     help: 'Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
     labelNames: ['kind'],
     buckets: GC_BUCKETS,
     registers: [registry],
-    collect: () => drain(),
   });
-  let stopped = false;
-
-  function drain(): void {
-    if (stopped) return;
-    // The next profiler starts before this one stops, so no collection falls between them.
-    const next = new GCProfiler();
-    next.start();
-    const records = (profiler.stop()?.statistics ?? []) as GcRecord[];
-    profiler = next;
-    for (const { gcType, cost } of records) {
-      const kind = GC_KINDS[gcType];
-      if (kind !== undefined) histogram.observe({ kind }, cost / 1e6);
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = GC_KINDS[gcKind(entry)];
+      if (kind !== undefined) histogram.observe({ kind }, entry.duration / 1000);
     }
-  }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return () => observer.disconnect();
+}
 
-  const timer = setInterval(drain, DRAIN_MS);
-  timer.unref();
-  return () => {
-    if (stopped) return;
-    drain();
-    stopped = true;
-    clearInterval(timer);
-    profiler.stop();
-  };
+/** A `gc` entry's kind, in its `detail` (Node's typings give the base entry no `detail`). */
+function gcKind(entry: PerformanceEntry): number {
+  const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } | null };
+  return detail?.kind ?? -1;
 }

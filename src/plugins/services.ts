@@ -1,7 +1,7 @@
 /**
  * The replica's services (src/services.ts) as `app.services`, for the process around the app
  * (server.ts hands them to the admin server) and for tests, and closed with the app: Redis, the
- * kill switch's refresh, the backend pool and the metrics' GC profiler go once the last
+ * kill switch's refresh, the backend pool and the metrics' GC observer go once the last
  * in-flight request has finished.
  */
 import type { FastifyPluginAsync } from 'fastify';
