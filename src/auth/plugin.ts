@@ -59,7 +59,11 @@ function repeatedAuthorization(raw: readonly string[]): boolean {
   let seen = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
-    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return true;
+    // Spares most names the lower-casing. Its `if (false)` mutant is equivalent (the comparison
+    // below decides alone); `if (true)` is killed by the repeated-header test.
+    // Stryker disable next-line ConditionalExpression: see above
+    if (name.length !== 13) continue;
+    if (name.toLowerCase() === 'authorization' && ++seen > 1) return true;
   }
   return false;
 }

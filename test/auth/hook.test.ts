@@ -83,6 +83,23 @@ describe('authentication hook', () => {
     expect(t.events).toEqual(['admit', 'failure']);
   });
 
+  it('lets one Authorization header through beside other headers of its length', async () => {
+    const { auth, seen } = authenticatorAnswering(alice);
+    const req = request(`Bearer ${KEY}`);
+    // Cache-Control and If-None-Match have as many letters as Authorization.
+    (req.raw as { rawHeaders: string[] }).rawHeaders = [
+      'Cache-Control',
+      'no-cache',
+      'Authorization',
+      `Bearer ${KEY}`,
+      'If-None-Match',
+      '"x"',
+    ];
+    expect(await run(authenticationHook(auth, throttle()), req)).toBeNull();
+    expect(req.caller).toBe(alice);
+    expect(seen).toEqual([hashKey(KEY)]);
+  });
+
   it('answers a missing key with the bare challenge, and counts it as a failure', async () => {
     const { auth, seen } = authenticatorAnswering(alice);
     const t = throttle();

@@ -198,10 +198,15 @@ describe('publish_opinion', () => {
     expect(err.code).toBe('TOPIC_CLOSED');
   });
 
-  it('refuses a token whose text carries control characters, asking the backend nothing', async () => {
+  it('refuses a token whose text carries control characters, saying why, asking the backend nothing', async () => {
     const { calls, ctx, issue } = backend([holding({})]);
     const token = issue('publish_opinion', { ...params, content: 'hidden\u0007bell' }).token;
-    expect((await refusal(publishOpinion.execute(ctx, { confirm_token: token }))).code).toBe('CONTENT_INVALID');
+    const err = await refusal(publishOpinion.execute(ctx, { confirm_token: token }));
+    expect(err.code).toBe('CONTENT_INVALID');
+    expect(err.message).toBe(
+      'content: control characters (other than tab and newline) and bidirectional formatting characters are not allowed.',
+    );
+    expect(err.details).toEqual({ field: 'content' });
     expect(calls).toEqual([]);
   });
 
