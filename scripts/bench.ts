@@ -23,7 +23,8 @@
  *   up, redis-server's longest command and the gateway's full garbage collections (whose
  *   slowness a slow round was), with each gateway's full collections over all those runs;
  * - Redis commands per request (INFO commandstats) and round trips (a short MONITOR pass);
- * - peak RSS of each process at the end (VmHWM).
+ * - peak RSS of each process at the end (VmHWM), and its RSS after the warm-up and at the end,
+ *   for a gateway with the part outside V8's heap (memory kept growing shows there).
  *
  * It asserts nothing. Figures go to stdout and, raw, to bench-results/bench-<time>.json.
  *
@@ -57,6 +58,7 @@ import {
   describeWarmUp,
   freePort,
   peakRssMb,
+  rssMb,
   canPin,
   pinToCpus,
   referenceWorkMs,
@@ -351,6 +353,27 @@ for (const t of TARGETS) {
   log(describeWarmUp(t, w));
 }
 
+/**
+ * Each process's resident memory now, and for a gateway the part outside V8's heap (from its
+ * metrics): taken after the warm-up and again at the end, so that memory a process keeps
+ * growing under load shows apart from its peak (VmHWM), which a growing young generation or a
+ * late full collection also raises.
+ */
+interface MemoryNow {
+  rssMb: number;
+  outsideHeapMb?: number;
+}
+async function memoryNow(): Promise<Partial<Record<TargetName, MemoryNow>>> {
+  const out: Partial<Record<TargetName, MemoryNow>> = {};
+  for (const t of TARGETS) {
+    const adminUrl = procs.adminUrls[t];
+    const outside = adminUrl === undefined ? undefined : (await gatewayRecord(adminUrl)).outsideHeapMb;
+    out[t] = { rssMb: rssMb((procs[t] as Child).pid), ...(outside === undefined ? {} : { outsideHeapMb: outside }) };
+  }
+  return out;
+}
+const memoryAfterWarmUp = await memoryNow();
+
 const rounds: Round[] = [];
 /** CPU ms of a fixed piece of work on the targets' CPU before each round, and after the last. */
 const reference: number[] = [];
@@ -604,6 +627,7 @@ for (const s of scenarios) {
   f.roundTripsPerUnit = total(seen) / units;
 }
 
+const memoryAtEnd = await memoryNow();
 const rss: Record<TargetName, number> = {
   proxy: peakRssMb(procs.proxy.pid),
   memory: peakRssMb(procs.memory.pid),
@@ -691,6 +715,15 @@ for (const s of scenarios) {
 }
 log(
   `peak RSS (MB): proxy ${fx(rss.proxy, 0)}, gateway memory ${fx(rss.memory, 0)} (${fx(rss.memory / rss.proxy)}×), gateway redis ${fx(rss.redis, 0)} (${fx(rss.redis / rss.proxy)}×)${baselineDir === undefined ? '' : `, baseline ${fx(rss.baseline, 0)}`}`,
+);
+log(
+  `RSS (MB) after the warm-up → at the end [outside the JS heap, gateways]: ${TARGETS.map((t) => {
+    const a = memoryAfterWarmUp[t];
+    const b = memoryAtEnd[t];
+    const outside =
+      a?.outsideHeapMb === undefined || b?.outsideHeapMb === undefined ? '' : ` [${fx(a.outsideHeapMb, 0)} → ${fx(b.outsideHeapMb, 0)}]`;
+    return `${t} ${fx(a?.rssMb, 0)} → ${fx(b?.rssMb, 0)}${outside}`;
+  }).join(', ')}`,
 );
 log(
   '(units: a request, or a preview + execution pair; CPU µs: per unit at saturation; CPU@r, p50, p99 (ms): at the fixed rate "@rate" units/s, evenly paced, the same load for every target; cmds: Redis commands per unit, scripts\' included; trips: round trips per unit)',
@@ -796,6 +829,7 @@ writeFileSync(
       latency,
       figures,
       peakRssMb: rss,
+      memory: { afterWarmUp: memoryAfterWarmUp, atEnd: memoryAtEnd },
       took: (Date.now() - started) / 1000,
     },
     null,

@@ -72,6 +72,12 @@ export interface GatewayRecord {
    * core with its requests, so a round with one in it can be slow for the gateway alone.
    */
   majorGcs: number;
+  /**
+   * Resident memory outside V8's heap (MB): `process_resident_memory_bytes` less
+   * `nodejs_heap_size_total_bytes`. Its growth under load, with the heap steady, is native
+   * memory the process keeps (change 23 found one that way).
+   */
+  outsideHeapMb: number;
 }
 
 /** What a gateway's admin port says of its own event loop and garbage collector now. */
@@ -79,9 +85,12 @@ export async function gatewayRecord(adminUrl: string): Promise<GatewayRecord> {
   const text = await (await fetch(`${adminUrl}/metrics`)).text();
   const loop = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
   const major = /^nodejs_gc_duration_seconds_count\{kind="major"\} (\S+)$/m.exec(text);
+  const rss = /^process_resident_memory_bytes (\S+)$/m.exec(text);
+  const heap = /^nodejs_heap_size_total_bytes (\S+)$/m.exec(text);
   return {
     loopMaxMs: loop === null ? Number.NaN : Math.max(0, Number(loop[1]) * 1000 - PROM_CLIENT_LOOP_SAMPLE_MS),
     // No line until the first full collection.
     majorGcs: major === null ? 0 : Number(major[1]),
+    outsideHeapMb: rss === null || heap === null ? Number.NaN : (Number(rss[1]) - Number(heap[1])) / 2 ** 20,
   };
 }

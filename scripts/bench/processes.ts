@@ -277,7 +277,16 @@ export function referenceWorkMs(cpus?: string): number {
 
 /** Peak resident set size (VmHWM) in MB. */
 export function peakRssMb(pid: number): number {
+  return statusMb(pid, 'VmHWM');
+}
+
+/** Resident set size now (VmRSS) in MB. */
+export function rssMb(pid: number): number {
+  return statusMb(pid, 'VmRSS');
+}
+
+function statusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = /VmHWM:\s+(\d+) kB/.exec(status);
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
   return m === null ? Number.NaN : Number(m[1]) / 1024;
 }

@@ -37,6 +37,16 @@ describe('gatewayRecord', () => {
     expect(after.majorGcs - before.majorGcs).toBe(2);
   });
 
+  it('reads the resident memory outside the JS heap, and sees it grow', async () => {
+    const before = await gatewayRecord(url);
+    // Never touched by V8's heap: a native allocation that stays resident while held.
+    const held = Buffer.alloc(64 * 2 ** 20, 1);
+    const after = await gatewayRecord(url);
+    expect(before.outsideHeapMb).toBeGreaterThan(0);
+    expect(after.outsideHeapMb - before.outsideHeapMb).toBeGreaterThan(48);
+    expect(held.length).toBe(64 * 2 ** 20);
+  });
+
   it("reads the event loop's longest delay, less the sampling interval", async () => {
     const record = await gatewayRecord(url);
     expect(Number.isFinite(record.loopMaxMs)).toBe(true);

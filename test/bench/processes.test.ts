@@ -1,7 +1,7 @@
 /** The benchmark's per-process counters (scripts/bench/processes.ts). */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { systemCalls, warmUntilSettled } from '../../scripts/bench/processes.ts';
+import { peakRssMb, rssMb, systemCalls, warmUntilSettled } from '../../scripts/bench/processes.ts';
 
 describe('systemCalls', () => {
   it('counts the read and write system calls the process makes', () => {
@@ -20,6 +20,16 @@ describe('systemCalls', () => {
     } finally {
       closeSync(fd);
     }
+  });
+});
+
+describe('rssMb and peakRssMb', () => {
+  it("read the process's resident memory now and at its peak, in MB", () => {
+    const now = rssMb(process.pid);
+    const reported = process.memoryUsage.rss() / 2 ** 20;
+    expect(now).toBeGreaterThan(0.8 * reported);
+    expect(now).toBeLessThan(1.25 * reported);
+    expect(peakRssMb(process.pid)).toBeGreaterThanOrEqual(now);
   });
 });
 
