@@ -67,8 +67,8 @@ export interface GatewayRecord {
   loopMaxMs: number;
   /**
    * Full (mark-compact) collections since the gateway started, from
-   * `nodejs_gc_duration_seconds_count{kind="major"}` (prom-client's, counted by a `gc`
-   * performance observer moments after each collection). Their marking shares the gateway's
+   * `nodejs_gc_duration_seconds_count{kind="major"}` (src/metrics/runtime.ts: counted by a
+   * `gc` performance observer moments after each collection). Their marking shares the gateway's
    * core with its requests, so a round with one in it can be slow for the gateway alone.
    */
   majorGcs: number;

@@ -5,17 +5,7 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectRuntimeMetrics } from '../../src/metrics/runtime.ts';
-import { collectGarbage as collect } from '../helpers/gc.ts';
-
-/** Node hands `gc` entries to observers a moment after the collection: wait until `done` says so. */
-async function eventually(read: () => Promise<string>, done: (text: string) => boolean): Promise<string> {
-  let text = await read();
-  for (let i = 0; i < 100 && !done(text); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    text = await read();
-  }
-  return text;
-}
+import { collectGarbage as collect, eventually } from '../helpers/gc.ts';
 
 function sample(text: string, series: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
