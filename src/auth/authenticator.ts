@@ -47,6 +47,10 @@ export class KeyAuthenticator {
       max: opts.maxEntries,
       // Stryker disable next-line MethodExpression: a default only; fetchMethod gives every entry its own ttl, what is left of its window
       ttl: Math.max(1, opts.ttlMs),
+      // Read the clock on every lookup. lru-cache's default caches it for 1 ms behind a
+      // one-shot timer, so a busy replica started a timer every millisecond or so just for this
+      // (docs/performance.md, change 24); a clock read costs less than a timer.
+      ttlResolution: 0,
       // One backend call per key hash at a time, however many requests arrive together.
       fetchMethod: async (keyHash, _stale, { options, context }) => {
         const verdict = await this.#load(keyHash, context);

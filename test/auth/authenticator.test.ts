@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hashKey } from '../../src/auth/authenticator.ts';
 import { MemoryVerdictStore } from '../../src/auth/verdict-store.ts';
 import { ApiError } from '../../src/errors/api-error.ts';
@@ -129,5 +129,18 @@ describe('KeyAuthenticator', () => {
     expect((await rejection(auth.authenticate(hashKey(KEY), ctx))).code).toBe('INTERNAL');
     table[KEY] = active;
     await expect(auth.authenticate(hashKey(KEY), ctx)).resolves.toMatchObject({ userId: USER });
+  });
+  it('keeps and reads verdicts without starting timers (the clock is read per lookup)', async () => {
+    // Only setTimeout is faked: lru-cache's 1-ms clock cache would start one per lookup here.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const backend = keyBackend({ [KEY]: active });
+      const auth = make(backend, { t: 1_000 }, new MemoryVerdictStore());
+      for (let i = 0; i < 3; i += 1) await auth.authenticate(hashKey(KEY), ctx);
+      expect(backend.calls).toHaveLength(1);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Redis } from 'ioredis';
 import { MemoryVerdictStore, RedisVerdictStore, type Verdict, type VerdictStore } from '../../src/auth/verdict-store.ts';
 import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
@@ -57,5 +57,19 @@ describe('redis verdict store with Redis unreachable', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(warnings).toEqual(['verdict cache read failed', 'verdict cache write failed']);
     dead.disconnect();
+  });
+});
+
+describe('memory verdict store', () => {
+  it('keeps and reads verdicts without starting timers (the clock is read per lookup)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const store = new MemoryVerdictStore(100);
+      await store.set('d'.repeat(64), valid, 5_000);
+      expect(await store.get('d'.repeat(64))).toEqual(valid);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
