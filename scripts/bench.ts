@@ -101,11 +101,7 @@ const settings = {
   /** Settled: V8 worker threads below this share of a core over a warm-up pass. */
   jitQuiet: num('BENCH_JIT_QUIET', 0.05),
   connections: num('BENCH_CONNECTIONS', 32),
-  /**
-   * An owner-read rate round in which the backend's or this process's event loop was held up
-   * longer than this (ms) is run once more and the repeat counts instead (0: never). Those loops
-   * share the second core; a stall there lands on whichever target is being measured.
-   */
+  /** Owner-read rate rounds with the backend or this process held up longer (ms) run again (0: never). */
   stallMs: process.env.BENCH_STALL_MS === undefined ? 10 : Math.max(0, Number(process.env.BENCH_STALL_MS) || 0),
   /** Repeated owner-read rounds at most, per run (each costs about 1.5 s). */
   stallRepeats: num('BENCH_STALL_REPEATS', 4),
@@ -605,10 +601,7 @@ async function rateRun(s: Scenario, t: TargetName, round: number): Promise<{ rec
   };
   return { record, latencies: r.latencies };
 }
-// The owner read decides the p99 target. A stall of the backend or of the load generator,
-// which share the other core, holds up every request in flight whichever target is measured,
-// so such a round is run once more (at most settings.stallRepeats times a run) and the repeat
-// counts; the target's own pauses (its garbage collector) stay in its figures.
+// Owner-read rounds run again after a stall outside the target (bench/stalls.ts says why).
 let stallRepeats = 0;
 for (let round = 0; round < settings.rateRounds; round++) {
   for (const s of scenarios) {
