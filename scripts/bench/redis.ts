@@ -44,25 +44,34 @@ export function total(counts: CommandCounts): number {
  * from a plain socket: its lines are `<time> [<db> <client>] "<command>" "<arg>"…`, and a
  * script's own calls name `lua` as the client.
  */
-export async function roundTrips(url: string, work: () => Promise<void>): Promise<CommandCounts> {
+export async function roundTrips(url: string, work: () => Promise<void>, settleMs = 1000): Promise<CommandCounts> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port || 6379), hostname);
   await once(socket, 'connect');
   const seen: CommandCounts = {};
   let buffered = '';
+  let monitoring: () => void = () => undefined;
+  const monitored = new Promise<void>((resolve) => {
+    monitoring = resolve;
+  });
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
     buffered += chunk;
     let nl = buffered.indexOf('\r\n');
     while (nl !== -1) {
-      count(buffered.slice(0, nl), seen);
+      const line = buffered.slice(0, nl);
+      if (line === '+OK') monitoring();
+      else count(line, seen);
       buffered = buffered.slice(nl + 2);
       nl = buffered.indexOf('\r\n');
     }
   });
   socket.write('MONITOR\r\n');
-  // Requests a load run left queued in the gateway must be finished before counting starts.
-  await new Promise((r) => setTimeout(r, 1000));
+  // Counting starts once the server has said MONITOR is on, and after `settleMs` more: requests
+  // a load run left queued in the gateway must be finished first (after a sequential pass whose
+  // every request was answered, nothing is left and no wait is needed).
+  await monitored;
+  if (settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
   for (const k of Object.keys(seen)) delete seen[k];
   try {
     await work();
