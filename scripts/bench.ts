@@ -37,6 +37,8 @@
  *   BENCH_WARMUP_MAX_SECONDS (per target, 25),
  *   BENCH_JIT_QUIET (settled below this share of a core, 0.05), BENCH_PIN=0 (no CPU pinning),
  *   BENCH_STEADY_SPREAD (1.15), BENCH_STALL_MS (10; 0: no round run again), BENCH_STALL_REPEATS (4),
+ *   BENCH_BUDGET_SECONDS (285, none with a baseline: the timed rounds end by then; warm-ups and
+ *   repeated rounds take only what it leaves, bench/budget.ts),
  *   BENCH_SCENARIOS=me,positions (a subset), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1
  *   (the gateways run with --cpu-prof and --heapsnapshot-signal; profiles under bench-results/),
  *   BENCH_BASELINE=<directory of another checkout> (a fourth target: that gateway, in-memory,
@@ -53,6 +55,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { USERS } from '../sandbox/ids.ts';
+import { fits, rateRunSeconds, timedSeconds, warmUpAllowance, type TimedPlan } from './bench/budget.ts';
 import { load, type LoadResult } from './bench/load.ts';
 import { paced, percentile } from './bench/paced.ts';
 import {
@@ -105,6 +108,12 @@ const settings = {
   stallMs: process.env.BENCH_STALL_MS === undefined ? 10 : Math.max(0, Number(process.env.BENCH_STALL_MS) || 0),
   /** Repeated owner-read rounds at most, per run (each costs about 1.5 s). */
   stallRepeats: num('BENCH_STALL_REPEATS', 4),
+  /**
+   * Seconds from the start by which the last timed round ends (bench/budget.ts); the Redis round
+   * trips, the report and the shutdown after it take about 7 s. A run with a baseline has a
+   * fourth target and is not held to five minutes.
+   */
+  budgetSeconds: num('BENCH_BUDGET_SECONDS', process.env.BENCH_BASELINE === undefined ? 285 : Number.POSITIVE_INFINITY),
   /** A run is steady when the reference work's slowest time is within this factor of its fastest. */
   steadySpread: num('BENCH_STEADY_SPREAD', 1.15),
   /** Pin the process under test to CPU 0 and the others to the remaining CPUs (BENCH_PIN=0: off). */
@@ -342,7 +351,17 @@ log(
 // counted in the timed rounds, that start-up cost would read as CPU per request, and more so
 // for the gateway. Each target's warm-up is printed and kept in the raw figures.
 const warmups: Partial<Record<TargetName, WarmUp>> = {};
-for (const t of TARGETS) {
+const plan: TimedPlan = {
+  runsPerRound: scenarios.reduce((n, s) => n + targetsOf(s).length, 0),
+  rounds: settings.rounds,
+  seconds: settings.seconds,
+  rateRounds: settings.rateRounds,
+  rateSeconds: settings.rateSeconds,
+  leadInSeconds: settings.rateLeadInSeconds,
+};
+/** Seconds left of the budget (bench/budget.ts). */
+const secondsLeft = () => settings.budgetSeconds - (Date.now() - started) / 1000;
+for (const [i, t] of TARGETS.entries()) {
   const served = scenarios.filter((s) => targetsOf(s).includes(t));
   const w = await warmUntilSettled(
     (procs[t] as Child).pid,
@@ -354,7 +373,7 @@ for (const t of TARGETS) {
     },
     settings.jitQuiet,
     settings.warmupPasses,
-    settings.warmupMaxSeconds,
+    warmUpAllowance(secondsLeft(), timedSeconds(plan), TARGETS.length - i, settings.warmupMaxSeconds),
   );
   warmups[t] = w;
   log(describeWarmUp(t, w));
@@ -603,15 +622,24 @@ async function rateRun(s: Scenario, t: TargetName, round: number): Promise<{ rec
 }
 // Owner-read rounds run again after a stall outside the target (bench/stalls.ts says why).
 let stallRepeats = 0;
+/** Owner-read rounds with such a stall that were kept: no repeat left, or no time for one. */
+let stallsKept = 0;
+// Latency runs still to come after the current one, so a repeat is made only if it fits the budget.
+let rateRunsAhead = settings.rateRounds * plan.runsPerRound;
 for (let round = 0; round < settings.rateRounds; round++) {
   for (const s of scenarios) {
     const targets = targetsOf(s);
     for (const t of targets.map((_, i) => targets[(i + round) % targets.length] as TargetName)) {
       let run = await rateRun(s, t, round);
-      if (s.name === 'me' && stalledOutsideTarget(run.record, settings.stallMs) && stallRepeats < settings.stallRepeats) {
-        stallRepeats += 1;
-        latency.push({ ...run.record, repeated: true });
-        run = await rateRun(s, t, round);
+      rateRunsAhead -= 1;
+      if (s.name === 'me' && stalledOutsideTarget(run.record, settings.stallMs)) {
+        if (stallRepeats < settings.stallRepeats && fits(secondsLeft(), rateRunsAhead * rateRunSeconds(plan), rateRunSeconds(plan))) {
+          stallRepeats += 1;
+          latency.push({ ...run.record, repeated: true });
+          run = await rateRun(s, t, round);
+        } else {
+          stallsKept += 1;
+        }
       }
       latency.push(run.record);
       const key = `${s.name}\0${t}`;
@@ -639,15 +667,23 @@ measureReference();
 log(`latency runs done (${((Date.now() - started) / 1000).toFixed(0)} s); reference work after them: ${fx(reference.at(-1), 0)} ms of CPU`);
 
 // Round trips: a short sequential pass on the Redis gateway with MONITOR on.
-for (const s of scenarios) {
+for (const [i, s] of scenarios.entries()) {
   const units = 50;
-  const seen = await roundTrips(procs.redisUrl, async () => {
-    await drive(s, 'redis', { amount: units * s.requestsPerUnit, connections: 1 });
-  });
+  // Only the first pass follows a load run that may have left requests queued (bench/redis.ts).
+  const settleMs = i === 0 ? 1000 : 0;
+  const seen = await roundTrips(
+    procs.redisUrl,
+    async () => {
+      await drive(s, 'redis', { amount: units * s.requestsPerUnit, connections: 1 });
+    },
+    settleMs,
+  );
   const f = figures[s.name]?.redis as Figures;
   f.roundTrips = Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, round2(v / units)]));
   f.roundTripsPerUnit = total(seen) / units;
 }
+
+log(`Redis round trips counted (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 
 const memoryAtEnd = await memoryNow();
 const rss: Record<TargetName, number> = {
@@ -809,6 +845,7 @@ const pair = figures['opinion preview+publish']?.redis;
 if (pair?.roundTripsPerUnit !== undefined) summary.push(`preview+execution: ${fx(pair.roundTripsPerUnit, 1)} Redis round trips`);
 if (me?.redis?.roundTripsPerUnit !== undefined) summary.push(`owner read: ${fx(me.redis.roundTripsPerUnit, 1)} Redis round trip(s)`);
 if (stallRepeats > 0) summary.push(`${stallRepeats} owner-read rate round(s) run again after a stall of the backend or the load generator`);
+if (stallsKept > 0) summary.push(`${stallsKept} owner-read rate round(s) with such a stall kept (no repeat or time left for them)`);
 if (baselineDir !== undefined) {
   summary.push(
     `this checkout vs baseline (${baselineRedis ? 'Redis and limits' : 'in-memory'}): ${scenarios
