@@ -50,17 +50,17 @@ export async function roundTrips(url: string, work: () => Promise<void>, settleM
   await once(socket, 'connect');
   const seen: CommandCounts = {};
   let buffered = '';
-  let monitoring: () => void = () => undefined;
-  const monitored = new Promise<void>((resolve) => {
-    monitoring = resolve;
-  });
+  // The server's answer to MONITOR: +OK, or an error (refused, say), which must not hang the run.
+  const monitored = Promise.withResolvers<void>();
+  socket.once('error', monitored.reject);
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
     buffered += chunk;
     let nl = buffered.indexOf('\r\n');
     while (nl !== -1) {
       const line = buffered.slice(0, nl);
-      if (line === '+OK') monitoring();
+      if (line === '+OK') monitored.resolve();
+      else if (line.startsWith('-')) monitored.reject(new Error(`MONITOR refused: ${line.slice(1)}`));
       else count(line, seen);
       buffered = buffered.slice(nl + 2);
       nl = buffered.indexOf('\r\n');
@@ -70,7 +70,12 @@ export async function roundTrips(url: string, work: () => Promise<void>, settleM
   // Counting starts once the server has said MONITOR is on, and after `settleMs` more: requests
   // a load run left queued in the gateway must be finished first (after a sequential pass whose
   // every request was answered, nothing is left and no wait is needed).
-  await monitored;
+  try {
+    await monitored.promise;
+  } catch (err) {
+    socket.destroy();
+    throw err;
+  }
   if (settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
   for (const k of Object.keys(seen)) delete seen[k];
   try {

@@ -51,3 +51,22 @@ describe('roundTrips', () => {
     expect(seen['lastsave'] ?? 0).toBeLessThanOrEqual(1);
   });
 });
+
+describe('roundTrips against a server that refuses MONITOR', () => {
+  it('fails at once instead of waiting for an answer that never comes', async () => {
+    const { createServer } = await import('node:net');
+    const server = createServer((socket) => {
+      socket.on('data', () => socket.write('-NOPERM this user has no permissions to run the monitor command\r\n'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    let worked = false;
+    await expect(
+      roundTrips(`redis://127.0.0.1:${port}`, async () => {
+        worked = true;
+      }),
+    ).rejects.toThrow(/MONITOR refused: NOPERM/);
+    expect(worked).toBe(false);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+});
