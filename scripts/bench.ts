@@ -30,7 +30,7 @@
  *
  * It asserts nothing. Figures go to stdout and, raw, to bench-results/bench-<time>.json.
  *
- *   npm run bench                      # warm-up, then 3 rounds of 3 s (about 4.7 minutes on 2 cores)
+ *   npm run bench                      # warm-up, then 3 rounds of 3 s (about 4.8 minutes on 2 cores, held under five)
  *   npm run bench -- --quick           # 1 round of 2 s (about 2 minutes)
  *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_RATE_ROUNDS, BENCH_RATE_SECONDS, BENCH_CONNECTIONS,
  *   BENCH_WARMUP_SECONDS (per scenario and pass, 0.8), BENCH_WARMUP_PASSES (at most, 8),
