@@ -23,7 +23,8 @@
  *   up, redis-server's longest command and the gateway's full garbage collections (whose
  *   slowness a slow round was), with each gateway's full collections over all those runs; an
  *   owner-read round in which the backend or this process stalled (BENCH_STALL_MS, 10) is run
- *   once more and the repeat counts (BENCH_STALL_REPEATS, 4, at most per run);
+ *   once more and the repeat counts (BENCH_STALL_REPEATS, 4, at most per run, and only while
+ *   the time budget has room);
  * - Redis commands per request (INFO commandstats) and round trips (a short MONITOR pass);
  * - peak RSS of each process at the end (VmHWM), and its RSS after the warm-up and at the end,
  *   for a gateway with the part outside V8's heap (memory kept growing shows there).
@@ -106,7 +107,7 @@ const settings = {
   connections: num('BENCH_CONNECTIONS', 32),
   /** Owner-read rate rounds with the backend or this process held up longer (ms) run again (0: never). */
   stallMs: process.env.BENCH_STALL_MS === undefined ? 10 : Math.max(0, Number(process.env.BENCH_STALL_MS) || 0),
-  /** Repeated owner-read rounds at most, per run (each costs about 1.5 s). */
+  /** Repeated owner-read rounds at most, per run (each costs about 1.4 s). */
   stallRepeats: num('BENCH_STALL_REPEATS', 4),
   /**
    * Seconds from the start by which the last timed round ends (bench/budget.ts); the Redis round
