@@ -178,7 +178,7 @@ async function runClaimed<T extends object>(
     const apiError = err instanceof ApiError ? err : new ApiError('INTERNAL', { cause: err });
     if (apiError.status < 500 && apiError.code !== 'RETRY_IDEMPOTENCY_KEY') {
       deps.onOutcome?.(action, 'refused');
-      await store(deps, action, claims.jti, { status: apiError.status, body: apiError.toEnvelope(), headers: apiError.headers });
+      await store(deps, execution, claims.jti, { status: apiError.status, body: apiError.toEnvelope(), headers: apiError.headers });
     } else {
       deps.onOutcome?.(action, 'failed');
       await deps.claims
@@ -192,7 +192,7 @@ async function runClaimed<T extends object>(
     // again, and answer as any later presentation of the token is answered.
     // Stryker disable next-line BooleanLiteral: replay() sets `replayed: true` on every later answer, whatever is stored
     const first = { status: 201, body: { ...result.body, replayed: false } };
-    await store(deps, action, claims.jti, first);
+    await store(deps, execution, claims.jti, first);
     deps.log.warn({ action }, 'confirm token executed before without a stored outcome: answered the backend replay');
     if (execution.retry === 'refuse') {
       deps.onOutcome?.(action, 'used');
@@ -203,7 +203,7 @@ async function runClaimed<T extends object>(
   }
   deps.onOutcome?.(action, 'executed');
   const done = { status: 201, body: { ...result, replayed: false } };
-  await store(deps, action, claims.jti, done);
+  await store(deps, execution, claims.jti, done);
   return done;
 }
 
@@ -218,13 +218,23 @@ function releaseLater(deps: ExecuteDeps, jti: string, owner: string): void {
   }
 }
 
-async function store(deps: ExecuteDeps, action: ConfirmAction, jti: string, outcome: StoredOutcome): Promise<void> {
+async function store(deps: ExecuteDeps, execution: Execution, jti: string, outcome: StoredOutcome): Promise<void> {
   try {
-    await deps.claims.complete(jti, outcome, CLAIM_TTL_MS);
+    await deps.claims.complete(jti, kept(execution, outcome), CLAIM_TTL_MS);
   } catch (err) {
     // The action ran; retries will wait, then meet the backend's idempotent replay.
-    deps.log.error({ err: (err as Error).message, action }, 'confirm outcome not stored');
+    deps.log.error({ err: (err as Error).message, action: execution.action }, 'confirm outcome not stored');
   }
+}
+
+/**
+ * What is kept of an outcome for its 24 hours: all of it where a retry is answered with it
+ * (`replay`); under `refuse` every later presentation is 409 CONFIRM_TOKEN_USED whatever the
+ * outcome was, so only its status is kept, not the answer's body (an opinion's is most of
+ * what one execution would otherwise hold in Redis or in memory).
+ */
+function kept(execution: Execution, outcome: StoredOutcome): StoredOutcome {
+  return execution.retry === 'replay' ? outcome : { status: outcome.status, body: null };
 }
 
 function replay<T>(outcome: StoredOutcome): Executed<T> {

@@ -102,6 +102,39 @@ describe('executeOnce', () => {
     expect(runs).toBe(2);
   });
 
+  it('keeps the whole answer where a retry replays it, only the status where a retry is refused', async () => {
+    const claims = new MemoryClaimStore();
+    const jti = (token: string, action: 'place_order' | 'publish_opinion') => tokens.authenticate(token, action, caller).jti;
+
+    const order = tokens.issue('place_order', caller.userId, caller.keyId, { stake: 5 });
+    await executeOnce({ tokens, claims, log }, ORDER, order.token, caller, async () => ({ id: 'order-1' }));
+    expect(await claims.peek(jti(order.token, 'place_order'))).toEqual({
+      state: 'done',
+      outcome: { status: 201, body: { id: 'order-1', replayed: false } },
+    });
+
+    const opinion = tokens.issue('publish_opinion', caller.userId, caller.keyId, {});
+    const published = await executeOnce({ tokens, claims, log }, OPINION, opinion.token, caller, async () => ({
+      id: 'op-1',
+      content: 'a long opinion '.repeat(40),
+    }));
+    expect(published).toEqual({ status: 201, body: { id: 'op-1', content: 'a long opinion '.repeat(40), replayed: false } });
+    expect(await claims.peek(jti(opinion.token, 'publish_opinion'))).toEqual({ state: 'done', outcome: { status: 201, body: null } });
+    expect(await outcome(executeOnce({ tokens, claims, log }, OPINION, opinion.token, caller, async () => ({ id: 'op-2' })))).toEqual({
+      status: 409,
+      code: 'CONFIRM_TOKEN_USED',
+    });
+
+    const refused = tokens.issue('publish_opinion', caller.userId, caller.keyId, {});
+    const closed = await outcome(
+      executeOnce({ tokens, claims, log }, OPINION, refused.token, caller, async () => {
+        throw new ApiError('TOPIC_CLOSED');
+      }),
+    );
+    expect(closed).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
+    expect(await claims.peek(jti(refused.token, 'publish_opinion'))).toEqual({ state: 'done', outcome: { status: 409, body: null } });
+  });
+
   it('fails closed when the claim store is unavailable', async () => {
     const broken: ClaimStore = {
       claim: async () => {
