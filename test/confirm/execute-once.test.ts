@@ -133,6 +133,11 @@ describe('executeOnce', () => {
     );
     expect(closed).toEqual({ status: 409, code: 'TOPIC_CLOSED' });
     expect(await claims.peek(jti(refused.token, 'publish_opinion'))).toEqual({ state: 'done', outcome: { status: 409, body: null } });
+    // Strictly single use: a refused opinion token is used too, and its retry is not the refusal again.
+    expect(await outcome(executeOnce({ tokens, claims, log }, OPINION, refused.token, caller, async () => ({ id: 'op-3' })))).toEqual({
+      status: 409,
+      code: 'CONFIRM_TOKEN_USED',
+    });
   });
 
   it('fails closed when the claim store is unavailable', async () => {
