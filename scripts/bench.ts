@@ -77,6 +77,7 @@ import {
 } from './bench/processes.ts';
 import { commandDelta, commandStats, longestCommandMs, roundTrips, total, type CommandCounts } from './bench/redis.ts';
 import { gatewayEnv, gatewayRecord, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
+import { GC_TRACE_FLAGS, GcTrace } from './bench/gc-trace.ts';
 import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
 import { stalledOutsideTarget } from './bench/stalls.ts';
 
@@ -121,6 +122,8 @@ const settings = {
   pin: process.env.BENCH_PIN !== '0',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
   profile: process.env.BENCH_PROFILE === '1',
+  /** Each gateway's full collections as V8 reports them, with the runs marked (bench/gc-trace.ts). */
+  gcTrace: process.env.BENCH_GC_TRACE === '1',
 };
 const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim());
 const scenarios = SCENARIOS.filter((s) => only === undefined || only.includes(s.name) || only.includes(s.name.split(' ')[0] ?? ''));
@@ -163,6 +166,9 @@ const started = Date.now();
 const outDir = 'bench-results';
 mkdirSync(`${outDir}/profiles`, { recursive: true });
 const log = (line: string) => process.stdout.write(`${line}\n`);
+const gcTrace = settings.gcTrace
+  ? new GcTrace(`${outDir}/gc-trace-${new Date(started).toISOString().replace(/[:.]/g, '-')}.txt`, started)
+  : undefined;
 /** A figure for print: `d` decimals, or '-' when there is none. */
 const fx = (x: number | undefined, d = 2) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 
@@ -199,6 +205,8 @@ async function start(): Promise<
 
   const gatewayEnvironment = gatewayEnv(sandbox.url, settings.logLevel);
   const redisGatewayEnv = limitedRedisEnv(redisUrl);
+  // A gateway's diagnostic flags and output: CPU profiles, and V8's trace of its full collections.
+  const traced = (name: string) => (gcTrace === undefined ? {} : { onOutput: (chunk: string) => gcTrace.output(name, chunk) });
   const profileFlags = (name: string) =>
     settings.profile
       ? [
@@ -209,6 +217,7 @@ async function start(): Promise<
           `--diagnostic-dir=${outDir}/profiles`,
         ]
       : [];
+  const diagnosticFlags = (name: string) => [...(gcTrace === undefined ? [] : GC_TRACE_FLAGS), ...profileFlags(name)];
   // Each gateway's admin port, for its /metrics (its own event-loop record in the latency rounds).
   const adminUrls: Partial<Record<TargetName, string>> = {};
   const adminPort = async (t: TargetName) => {
@@ -220,7 +229,8 @@ async function start(): Promise<
   const memory = await spawnChild({
     name: 'gateway (memory)',
     args: ['src/server.ts'],
-    nodeFlags: [...startFlags(), ...profileFlags('memory')],
+    nodeFlags: [...startFlags(), ...diagnosticFlags('memory')],
+    ...traced('memory'),
     env: { ...gatewayEnvironment, PORT: String(memoryPort), ADMIN_PORT: await adminPort('memory'), RATE_LIMITS: 'off' },
     port: memoryPort,
     readyPath: '/livez',
@@ -233,7 +243,8 @@ async function start(): Promise<
     baseline = await spawnChild({
       name: 'gateway (baseline)',
       args: [`${baselineDir}/src/server.ts`],
-      nodeFlags: [...(baselineFlags ?? startFlags(baselineDir)), ...profileFlags('baseline')],
+      nodeFlags: [...(baselineFlags ?? startFlags(baselineDir)), ...diagnosticFlags('baseline')],
+      ...traced('baseline'),
       env: {
         ...gatewayEnvironment,
         PORT: String(baselinePort),
@@ -251,7 +262,8 @@ async function start(): Promise<
   const redis = await spawnChild({
     name: 'gateway (redis)',
     args: ['src/server.ts'],
-    nodeFlags: [...startFlags(), ...profileFlags('redis')],
+    nodeFlags: [...startFlags(), ...diagnosticFlags('redis')],
+    ...traced('redis'),
     env: { ...gatewayEnvironment, PORT: String(redisGatewayPort), ADMIN_PORT: await adminPort('redis'), ...redisGatewayEnv },
     port: redisGatewayPort,
     readyPath: '/livez',
@@ -336,7 +348,7 @@ function drive(s: Scenario, t: TargetName, extra: { duration?: number; amount?: 
 }
 
 log(
-  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, ${settings.rateRounds} round(s) of rate runs of ${settings.rateSeconds} s after ${settings.rateLeadInSeconds} s unmeasured${settings.stallMs > 0 ? ` (an owner-read round with the backend or the load generator held up over ${settings.stallMs} ms run again, ${settings.stallRepeats} at most)` : ''}, log level ${settings.logLevel}`,
+  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, ${settings.rateRounds} round(s) of rate runs of ${settings.rateSeconds} s after ${settings.rateLeadInSeconds} s unmeasured${settings.stallMs > 0 ? ` (an owner-read round with the backend or the load generator held up over ${settings.stallMs} ms run again, ${settings.stallRepeats} at most)` : ''}, log level ${settings.logLevel}${settings.gcTrace ? ", V8 tracing the gateways' collections (its printing costs them CPU)" : ''}`,
 );
 log(
   `machine: ${cpuCount} cores, load average ${loadavg()
@@ -416,7 +428,9 @@ for (let round = 0; round < settings.rounds; round++) {
       const statsBefore = t === 'redis' ? await commandStats(redisClient) : undefined;
       const cpuBefore = cpuSeconds(pid);
       const othersBefore = otherCpu();
+      gcTrace?.mark(`${s.name} on ${t}, saturation round ${round + 1}`);
       const r = await drive(s, t, { duration: settings.seconds });
+      gcTrace?.mark('end');
       const cpu = cpuSeconds(pid) - cpuBefore;
       const othersAfter = otherCpu();
       const units = r.ok / s.requestsPerUnit;
@@ -587,6 +601,7 @@ async function rateRun(s: Scenario, t: TargetName, round: number): Promise<{ rec
     seconds: settings.rateSeconds,
     leadInSeconds: settings.rateLeadInSeconds,
     onMeasureStart: () => {
+      gcTrace?.mark(`${s.name} on ${t}, fixed-rate round ${round + 1} (its lead-in before this)`);
       cpuBefore = cpuSeconds(pid);
       callsBefore = systemCalls(pid);
       generatorLoop.reset();
@@ -596,6 +611,7 @@ async function rateRun(s: Scenario, t: TargetName, round: number): Promise<{ rec
     ...(isMcp(s) && t !== 'proxy' ? { bodyFailed: mcpFailed } : {}),
   });
   const cpuAfter = cpuSeconds(pid);
+  gcTrace?.mark('end');
   const callsAfter = systemCalls(pid);
   if (r.failed + r.leadInFailed > 0) {
     log(`  warning: ${s.name} on ${t} at the fixed rate: ${r.failed} failed, ${r.leadInFailed} in the lead-in (${r.sample ?? ''})`);
@@ -897,6 +913,7 @@ writeFileSync(
     2,
   ),
 );
+if (gcTrace !== undefined) log(`full collections as V8 traced them: ${gcTrace.file}`);
 log(`raw figures: ${file}; took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 redisClient.disconnect();

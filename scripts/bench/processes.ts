@@ -54,6 +54,8 @@ export interface SpawnOptions {
   command?: string;
   /** Readiness by TCP connect instead of HTTP. */
   tcpReady?: boolean;
+  /** Every chunk of the process's standard output, besides the error lines kept (bench/gc-trace.ts). */
+  onOutput?: (chunk: string) => void;
 }
 
 export async function spawnChild(opts: SpawnOptions): Promise<Child> {
@@ -68,6 +70,7 @@ export async function spawnChild(opts: SpawnOptions): Promise<Child> {
   // Dropped, except error lines: a failed request in a run should come with its reason.
   child.stdout?.on('data', (chunk: Buffer) => {
     const text = chunk.toString();
+    opts.onOutput?.(text);
     if (!/"level":[5-6]0/.test(text)) return;
     for (const line of text.split('\n')) if (/"level":[5-6]0/.test(line)) errors.push(line.slice(0, 600));
     errors.splice(0, Math.max(0, errors.length - KEPT_ERRORS));
