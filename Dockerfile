@@ -31,8 +31,8 @@ COPY docs/mcp.md ./docs/mcp.md
 # ADMIN_HOST says otherwise (the chart sets it, with a NetworkPolicy and ADMIN_TOKEN).
 # V8's young generation capped at 16 MB per semi-space (Node 24 lets it grow to 64 MB):
 # about a quarter less memory at the peak for no CPU the benchmark can measure
-# (docs/performance.md#memory). The same flags as `npm start`; a NODE_OPTIONS set at
-# deployment replaces these, so keep them in it.
+# (docs/performance.md#memory). With CMD's flag, the same flags as `npm start`; a NODE_OPTIONS
+# set at deployment replaces this one, so keep it in it.
 ENV HOST=0.0.0.0 \
     PORT=8080 \
     ADMIN_PORT=9090 \
@@ -46,7 +46,11 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM drains in-flight requests, then exits 0 (docs/operations.md, "Shutdown").
 STOPSIGNAL SIGTERM
-CMD ["node", "src/server.ts"]
+# The young generation held at its cap while idle too, so that the old generation's limit set
+# at a full collection keeps room for it and the next marking does not start after a
+# megabyte or two of promotion (docs/performance.md, change 26). Node refuses this flag in
+# NODE_OPTIONS; a lower cap given there still wins over it.
+CMD ["node", "--min-semi-space-size=16", "src/server.ts"]
 
 # The demo: the gateway with its built-in sandbox backend and public demo keys, no other
 # service needed (`docker run -p 8080:8080 openpm-sandbox`). Never for production.
