@@ -3,7 +3,7 @@
  * openpm-gateway: the gateway's command line (docs/operations.md).
  *
  *   openpm-gateway serve                        start the gateway (as `npm start`, with node's flags
- *                                               from NODE_OPTIONS, which the image sets)
+ *                                               from NODE_OPTIONS only)
  *   openpm-gateway kill-switch status|on|off|writes-off [--reason ...] [--by ...]
  *                                               [--admin URL] [--token TOKEN]
  *
@@ -16,7 +16,8 @@ import { parseArgs } from 'node:util';
 const HELP = `Usage:
   openpm-gateway serve
       Start the gateway (configuration from the environment; as npm start, but node's
-      flags come from NODE_OPTIONS, which the image sets).
+      flags come from NODE_OPTIONS only: npm start and the image also give
+      --min-semi-space-size=16, which Node refuses there).
 
   openpm-gateway kill-switch <status|on|off|writes-off> [options]
       status       print the current state
