@@ -206,7 +206,7 @@ async function start(): Promise<
   const gatewayEnvironment = gatewayEnv(sandbox.url, settings.logLevel);
   const redisGatewayEnv = limitedRedisEnv(redisUrl);
   // A gateway's diagnostic flags and output: CPU profiles, and V8's trace of its full collections.
-  const traced = (name: string) => (gcTrace === undefined ? {} : { onOutput: (chunk: string) => gcTrace.output(name, chunk) });
+  const traced = (name: string) => (gcTrace === undefined ? {} : { onLine: (line: string) => gcTrace.line(name, line) });
   const profileFlags = (name: string) =>
     settings.profile
       ? [

@@ -17,8 +17,6 @@ const PREFIX = /^\[\d+:0x[0-9a-f]+(?::\d+)?\]\s*/;
 export class GcTrace {
   readonly #file: string;
   readonly #started: number;
-  /** A line split across output chunks, per process, until its end arrives. */
-  readonly #partial = new Map<string, string>();
 
   constructor(file: string, started: number) {
     this.#file = file;
@@ -29,14 +27,9 @@ export class GcTrace {
     return this.#file;
   }
 
-  /** A chunk of a process's standard output. */
-  output(name: string, chunk: string): void {
-    const text = (this.#partial.get(name) ?? '') + chunk;
-    const end = text.lastIndexOf('\n');
-    this.#partial.set(name, text.slice(end + 1));
-    for (const line of text.slice(0, end + 1).split('\n')) {
-      if (KEPT.test(line)) this.#write(`${name}: ${line.replace(PREFIX, '')}`);
-    }
+  /** A line of a process's standard output: kept if V8 printed it of a full collection. */
+  line(name: string, line: string): void {
+    if (KEPT.test(line)) this.#write(`${name}: ${line.replace(PREFIX, '')}`);
   }
 
   /** A mark of the benchmark's own: which run begins or ends. */

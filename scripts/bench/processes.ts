@@ -5,6 +5,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Child {
@@ -54,8 +55,8 @@ export interface SpawnOptions {
   command?: string;
   /** Readiness by TCP connect instead of HTTP. */
   tcpReady?: boolean;
-  /** Every chunk of the process's standard output, besides the error lines kept (bench/gc-trace.ts). */
-  onOutput?: (chunk: string) => void;
+  /** Every line of the process's standard output, besides the error lines kept (bench/gc-trace.ts). */
+  onLine?: (line: string) => void;
 }
 
 export async function spawnChild(opts: SpawnOptions): Promise<Child> {
@@ -70,11 +71,11 @@ export async function spawnChild(opts: SpawnOptions): Promise<Child> {
   // Dropped, except error lines: a failed request in a run should come with its reason.
   child.stdout?.on('data', (chunk: Buffer) => {
     const text = chunk.toString();
-    opts.onOutput?.(text);
     if (!/"level":[5-6]0/.test(text)) return;
     for (const line of text.split('\n')) if (/"level":[5-6]0/.test(line)) errors.push(line.slice(0, 600));
     errors.splice(0, Math.max(0, errors.length - KEPT_ERRORS));
   });
+  if (opts.onLine !== undefined && child.stdout !== null) createInterface({ input: child.stdout }).on('line', opts.onLine);
   child.stderr?.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-2000);
   });
