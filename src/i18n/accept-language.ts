@@ -51,6 +51,8 @@ export function parseAcceptLanguage(header: string | undefined): AcceptLanguageE
 /** The language to answer in for this Accept-Language header; `en` when nothing fits. */
 export function negotiateAcceptLanguage(header: string | undefined): Language {
   const entries = parseAcceptLanguage(header);
+  // Most callers send no header; answer them without building the sets below.
+  if (entries.length === 0) return DEFAULT_LANGUAGE;
 
   const excluded = new Set<Language>();
   const named = new Set<Language>();

@@ -10,8 +10,11 @@ import fp from 'fastify-plugin';
 import { REQUEST_ID_HEADER } from '../http/request-id.ts';
 
 const requestId: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: an async hook would cost every request a promise and a turn of the
+  // microtask queue for a hook that waits for nothing (docs/performance.md, change 27).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
 };
 

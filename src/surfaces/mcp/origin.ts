@@ -6,7 +6,7 @@
  * transport answers it (a protocol fault, not a contract error). A request without `Origin`
  * (agents, SDK clients, curl) is never a browser's cross-site request, and passes.
  */
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 
 /** `https://a.example, https://b.example:8443/` → the set of origins, normalised. */
 export function parseAllowedOrigins(spec: string): ReadonlySet<string> {
@@ -33,10 +33,15 @@ const FORBIDDEN_ORIGIN = {
 } as const;
 
 export function originGate(allowed: ReadonlySet<string>): onRequestHookHandler {
-  return async function checkOrigin(request: FastifyRequest, reply: FastifyReply) {
+  // Callback style, as every hook that waits for nothing (docs/performance.md, change 27): the
+  // refusal is sent from the hook, which then does not call done().
+  return function checkOrigin(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     const origin = request.headers.origin;
-    if (origin === undefined || allowed.has(origin.toLowerCase())) return;
+    if (origin === undefined || allowed.has(origin.toLowerCase())) {
+      done();
+      return;
+    }
     request.log.info('mcp request refused: origin not allowed');
-    return reply.code(403).send(FORBIDDEN_ORIGIN);
+    reply.code(403).send(FORBIDDEN_ORIGIN);
   };
 }

@@ -5,7 +5,7 @@
  * (src/operations/invoke.ts), which applies limits, scope, the kill switch, validation and the
  * operation itself. Errors leave through the app's error handler as the contract envelope.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors/api-error.ts';
 import { requireCaller } from '../../auth/plugin.ts';
@@ -25,9 +25,11 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
   const counted = new WeakSet<FastifyRequest>();
   // The router ignores a trailing slash, so `/topics/` would answer the list: an empty path id
   // (a trailing or doubled slash) names no resource and is 404 (docs/contract/errors.md#request-errors).
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // Callback style, as every hook that waits for nothing (docs/performance.md, change 27).
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const path = request.url.split('?')[0] ?? '';
-    if (path.endsWith('/') || path.includes('//')) throw new ApiError('NOT_FOUND');
+    if (path.endsWith('/') || path.includes('//')) done(new ApiError('NOT_FOUND'));
+    else done();
   });
   for (const op of opts.operations) {
     const integerFields = integerFieldsOf(op.input);
