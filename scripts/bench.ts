@@ -42,6 +42,8 @@
  *   repeated rounds take only what it leaves, bench/budget.ts),
  *   BENCH_SCENARIOS=me,positions (a subset), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1
  *   (the gateways run with --cpu-prof and --heapsnapshot-signal; profiles under bench-results/),
+ *   BENCH_GC_TRACE=1 (V8's trace of the gateways' full collections) or =promotion (of what each
+ *   collection promoted and of pretenuring; bench/gc-trace.ts), in bench-results/gc-trace-<time>.txt,
  *   BENCH_BASELINE=<directory of another checkout> (a fourth target: that gateway, in-memory,
  *   in the same interleaved rounds; how each optimisation was measured against its parent),
  *   BENCH_BASELINE_REDIS=1 (the baseline runs with Redis and limits, like the redis target,
@@ -77,7 +79,7 @@ import {
 } from './bench/processes.ts';
 import { commandDelta, commandStats, longestCommandMs, roundTrips, total, type CommandCounts } from './bench/redis.ts';
 import { gatewayEnv, gatewayRecord, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
-import { GC_TRACE_FLAGS, GcTrace } from './bench/gc-trace.ts';
+import { GC_TRACE_FLAGS, GcTrace, gcTraceMode } from './bench/gc-trace.ts';
 import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
 import { stalledOutsideTarget } from './bench/stalls.ts';
 
@@ -122,8 +124,8 @@ const settings = {
   pin: process.env.BENCH_PIN !== '0',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
   profile: process.env.BENCH_PROFILE === '1',
-  /** Each gateway's full collections as V8 reports them, with the runs marked (bench/gc-trace.ts). */
-  gcTrace: process.env.BENCH_GC_TRACE === '1',
+  /** Each gateway's collections as V8 reports them, with the runs marked (bench/gc-trace.ts). */
+  gcTrace: gcTraceMode(process.env.BENCH_GC_TRACE),
 };
 const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim());
 const scenarios = SCENARIOS.filter((s) => only === undefined || only.includes(s.name) || only.includes(s.name.split(' ')[0] ?? ''));
@@ -166,9 +168,10 @@ const started = Date.now();
 const outDir = 'bench-results';
 mkdirSync(`${outDir}/profiles`, { recursive: true });
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const gcTrace = settings.gcTrace
-  ? new GcTrace(`${outDir}/gc-trace-${new Date(started).toISOString().replace(/[:.]/g, '-')}.txt`, started)
-  : undefined;
+const gcTrace =
+  settings.gcTrace === undefined
+    ? undefined
+    : new GcTrace(`${outDir}/gc-trace-${new Date(started).toISOString().replace(/[:.]/g, '-')}.txt`, started, settings.gcTrace);
 /** A figure for print: `d` decimals, or '-' when there is none. */
 const fx = (x: number | undefined, d = 2) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 
@@ -217,7 +220,7 @@ async function start(): Promise<
           `--diagnostic-dir=${outDir}/profiles`,
         ]
       : [];
-  const diagnosticFlags = (name: string) => [...(gcTrace === undefined ? [] : GC_TRACE_FLAGS), ...profileFlags(name)];
+  const diagnosticFlags = (name: string) => [...(gcTrace === undefined ? [] : GC_TRACE_FLAGS[gcTrace.mode]), ...profileFlags(name)];
   // Each gateway's admin port, for its /metrics (its own event-loop record in the latency rounds).
   const adminUrls: Partial<Record<TargetName, string>> = {};
   const adminPort = async (t: TargetName) => {
@@ -348,7 +351,7 @@ function drive(s: Scenario, t: TargetName, extra: { duration?: number; amount?: 
 }
 
 log(
-  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, ${settings.rateRounds} round(s) of rate runs of ${settings.rateSeconds} s after ${settings.rateLeadInSeconds} s unmeasured${settings.stallMs > 0 ? ` (an owner-read round with the backend or the load generator held up over ${settings.stallMs} ms run again, ${settings.stallRepeats} at most)` : ''}, log level ${settings.logLevel}${settings.gcTrace ? ", V8 tracing the gateways' collections (its printing costs them CPU)" : ''}`,
+  `bench: ${settings.rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, ${settings.rateRounds} round(s) of rate runs of ${settings.rateSeconds} s after ${settings.rateLeadInSeconds} s unmeasured${settings.stallMs > 0 ? ` (an owner-read round with the backend or the load generator held up over ${settings.stallMs} ms run again, ${settings.stallRepeats} at most)` : ''}, log level ${settings.logLevel}${settings.gcTrace === undefined ? '' : `, V8 tracing the gateways' ${settings.gcTrace === 'promotion' ? 'promotion and pretenuring' : 'full collections'} (its printing costs them CPU)`}`,
 );
 log(
   `machine: ${cpuCount} cores, load average ${loadavg()
@@ -913,7 +916,13 @@ writeFileSync(
     2,
   ),
 );
-if (gcTrace !== undefined) log(`full collections as V8 traced them: ${gcTrace.file}`);
+if (gcTrace !== undefined) {
+  for (const [name, t] of gcTrace.totals())
+    log(
+      `${name} after the warm-up: ${t.scavenges} scavenges promoted ${(t.promotedBytes / 1e6).toFixed(1)} MB, ${t.fullCollections} full collections, ${t.tenured} allocation sites tenured, ${t.untenured} untenured`,
+    );
+  log(`collections as V8 traced them: ${gcTrace.file}`);
+}
 log(`raw figures: ${file}; took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 redisClient.disconnect();

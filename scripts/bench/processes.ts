@@ -50,7 +50,7 @@ export interface SpawnOptions {
   /** A path that answers once the process serves (any HTTP status counts). */
   readyPath?: string;
   /** Extra node flags (e.g. --cpu-prof). */
-  nodeFlags?: string[];
+  nodeFlags?: readonly string[];
   /** Command other than node (redis-server). */
   command?: string;
   /** Readiness by TCP connect instead of HTTP. */

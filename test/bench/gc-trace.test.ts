@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { GC_TRACE_FLAGS, GcTrace } from '../../scripts/bench/gc-trace.ts';
+import { GC_TRACE_FLAGS, GcTrace, gcTraceMode } from '../../scripts/bench/gc-trace.ts';
 import { freePort, spawnChild } from '../../scripts/bench/processes.ts';
 
 const traceFile = () => join(mkdtempSync(join(tmpdir(), 'gc-trace-')), 'trace.txt');
@@ -21,7 +21,7 @@ describe('GcTrace', () => {
     const child = await spawnChild({
       name: 'child',
       args: ['-e', program],
-      nodeFlags: GC_TRACE_FLAGS,
+      nodeFlags: GC_TRACE_FLAGS.collections,
       env: {},
       port,
       tcpReady: true,
@@ -50,6 +50,70 @@ describe('GcTrace', () => {
       '-- me on redis, fixed-rate round 1',
       'memory: 5 ms: Mark-Compact 40.1 (60.0) -> 33.0 (55.0) MB',
       '-- end',
+    ]);
+  });
+
+  it('in promotion mode keeps each collection cut to what moved, and each site V8 tenures, and totals them from the first mark', async () => {
+    const trace = new GcTrace(traceFile(), Date.now(), 'promotion');
+    const port = await freePort();
+    // Objects from two allocation sites kept in bulk, so that nearly all survive their first
+    // scavenge and V8 decides to allocate them straight into the old generation.
+    const program = `require('node:net').createServer().listen(${port}, '127.0.0.1', () => setTimeout(() => {
+      const kept = []; const mk = (i) => ({ a: i, b: [i, i + 1] });
+      for (let r = 0; r < 40; r++) { for (let i = 0; i < 200000; i++) kept.push(mk(i)); if (kept.length > 2e6) kept.length = 0; }
+    }, 100));`;
+    const child = await spawnChild({
+      name: 'child',
+      args: ['-e', program],
+      nodeFlags: GC_TRACE_FLAGS.promotion,
+      env: {},
+      port,
+      tcpReady: true,
+      onLine: (line) => trace.line('child', line),
+    });
+    trace.mark('the load');
+    try {
+      for (let i = 0; i < 200 && !linesOf(trace.file).some((l) => l.includes('=> tenure')); i++) await sleep(50);
+    } finally {
+      await child.stop();
+    }
+
+    const lines = linesOf(trace.file);
+    expect(
+      lines.some((l) => /child: \d+ ms: gc=s reduce_memory=0 pause=[\d.]+ allocated=\d+ promoted=\d+ new_space_survived=\d+/.test(l)),
+    ).toBe(true);
+    expect(lines.some((l) => /child: pretenuring: AllocationSite\(0x[0-9a-f]+\): .* maybe tenure => tenure$/.test(l))).toBe(true);
+    expect(lines.join('\n')).not.toMatch(/scavenge\.roots|undecided => maybe tenure|\[\d+:0x/);
+    const totals = trace.totals().get('child');
+    expect(totals?.scavenges).toBeGreaterThan(0);
+    expect(totals?.promotedBytes).toBeGreaterThan(0);
+    expect(totals?.tenured).toBeGreaterThan(0);
+  });
+
+  it('counts nothing before the first mark (the warm-up), and a site leaving tenure as untenured', () => {
+    const trace = new GcTrace(traceFile(), Date.now(), 'promotion');
+    const scavenge = '[7:0x1a2b:0]  10 ms: pause=0.5 mutator=9 gc=s reduce_memory=0 allocated=100 promoted=4000 new_space_survived=10';
+    const site = (change: string) => `[7:0x1a2b] pretenuring: AllocationSite(0xabc): (created, found, ratio) (10, 9, 0.9) ${change}`;
+    trace.line('redis', scavenge);
+    trace.line('redis', site('maybe tenure => tenure'));
+    trace.mark('me on redis, saturation round 1');
+    trace.line('redis', scavenge);
+    trace.line('redis', scavenge);
+    trace.line('redis', '[7:0x1a2b:0]  90 ms: pause=20 mutator=9 gc=mc reduce_memory=0 allocated=0 promoted=0');
+    trace.line('redis', site('maybe tenure => tenure'));
+    trace.line('redis', site("tenure => don't tenure"));
+    trace.line('redis', site('undecided => maybe tenure'));
+    expect(trace.totals().get('redis')).toEqual({ scavenges: 2, fullCollections: 1, promotedBytes: 8000, tenured: 1, untenured: 1 });
+    expect(linesOf(trace.file).filter((l) => l.includes('AllocationSite'))).toHaveLength(3);
+  });
+
+  it('reads BENCH_GC_TRACE: 1 as the full collections, promotion as promotion, anything else as none', () => {
+    expect([gcTraceMode('1'), gcTraceMode('collections'), gcTraceMode('promotion'), gcTraceMode(undefined), gcTraceMode('0')]).toEqual([
+      'collections',
+      'collections',
+      'promotion',
+      undefined,
+      undefined,
     ]);
   });
 });
