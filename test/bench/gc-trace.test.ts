@@ -9,29 +9,35 @@ import { freePort, spawnChild } from '../../scripts/bench/processes.ts';
 const traceFile = () => join(mkdtempSync(join(tmpdir(), 'gc-trace-')), 'trace.txt');
 const linesOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n') : []);
 
+/**
+ * Runs `work` in a child the bench spawns with the trace's flags, once it listens, until the
+ * trace holds a line with `until` (or 10 s pass); `marked` is written just after it starts.
+ */
+async function traceChild(trace: GcTrace, work: string, until: string, marked?: string): Promise<void> {
+  const port = await freePort();
+  const child = await spawnChild({
+    name: 'child',
+    args: ['-e', `require('node:net').createServer().listen(${port}, '127.0.0.1', () => setTimeout(() => { ${work} }, 100));`],
+    nodeFlags: GC_TRACE_FLAGS[trace.mode],
+    env: {},
+    port,
+    tcpReady: true,
+    onLine: (line) => trace.line('child', line),
+  });
+  if (marked !== undefined) trace.mark(marked);
+  try {
+    for (let i = 0; i < 200 && !linesOf(trace.file).some((l) => l.includes(until)); i++) await sleep(50);
+  } finally {
+    await child.stop();
+  }
+}
+
 describe('GcTrace', () => {
   it('keeps what V8 prints of a process the bench spawns marking its old generation and collecting it, and nothing of its scavenges', async () => {
     const trace = new GcTrace(traceFile(), Date.now());
-    const port = await freePort();
-    // Once it listens, objects kept until the old generation passes its limit, so that V8 marks
-    // and collects it as it would a gateway's: incrementally, started by the limit, not by gc().
-    const program = `require('node:net').createServer().listen(${port}, '127.0.0.1', () => {
-      const kept = []; for (let i = 0; i < 4e6; i++) kept.push({ i, s: String(i) });
-    });`;
-    const child = await spawnChild({
-      name: 'child',
-      args: ['-e', program],
-      nodeFlags: GC_TRACE_FLAGS.collections,
-      env: {},
-      port,
-      tcpReady: true,
-      onLine: (line) => trace.line('child', line),
-    });
-    try {
-      for (let i = 0; i < 200 && !linesOf(trace.file).some((l) => l.includes('Mark-Compact')); i++) await sleep(50);
-    } finally {
-      await child.stop();
-    }
+    // Objects kept until the old generation passes its limit, so that V8 marks and collects it
+    // as it would a gateway's: incrementally, started by the limit, not by gc().
+    await traceChild(trace, 'const kept = []; for (let i = 0; i < 4e6; i++) kept.push({ i, s: String(i) });', 'Mark-Compact');
 
     const lines = linesOf(trace.file);
     expect(lines.some((l) => /child: \d+ ms: \[IncrementalMarking\] Start \(.+\): .*v8: \d+MB/.test(l))).toBe(true);
@@ -55,28 +61,11 @@ describe('GcTrace', () => {
 
   it('in promotion mode keeps each collection cut to what moved, and each site V8 tenures, and totals them from the first mark', async () => {
     const trace = new GcTrace(traceFile(), Date.now(), 'promotion');
-    const port = await freePort();
     // Objects from two allocation sites kept in bulk, so that nearly all survive their first
     // scavenge and V8 decides to allocate them straight into the old generation.
-    const program = `require('node:net').createServer().listen(${port}, '127.0.0.1', () => setTimeout(() => {
-      const kept = []; const mk = (i) => ({ a: i, b: [i, i + 1] });
-      for (let r = 0; r < 40; r++) { for (let i = 0; i < 200000; i++) kept.push(mk(i)); if (kept.length > 2e6) kept.length = 0; }
-    }, 100));`;
-    const child = await spawnChild({
-      name: 'child',
-      args: ['-e', program],
-      nodeFlags: GC_TRACE_FLAGS.promotion,
-      env: {},
-      port,
-      tcpReady: true,
-      onLine: (line) => trace.line('child', line),
-    });
-    trace.mark('the load');
-    try {
-      for (let i = 0; i < 200 && !linesOf(trace.file).some((l) => l.includes('=> tenure')); i++) await sleep(50);
-    } finally {
-      await child.stop();
-    }
+    const work = `const kept = []; const mk = (i) => ({ a: i, b: [i, i + 1] });
+      for (let r = 0; r < 40; r++) { for (let i = 0; i < 200000; i++) kept.push(mk(i)); if (kept.length > 2e6) kept.length = 0; }`;
+    await traceChild(trace, work, '=> tenure', 'the load');
 
     const lines = linesOf(trace.file);
     expect(
