@@ -78,7 +78,7 @@ import {
   type WarmUp,
 } from './bench/processes.ts';
 import { commandDelta, commandStats, longestCommandMs, roundTrips, total, type CommandCounts } from './bench/redis.ts';
-import { gatewayEnv, gatewayRecord, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
+import { envSettings, gatewayEnv, gatewayRecord, limitedRedisEnv, spawnProxy, spawnSandbox } from './bench/parties.ts';
 import { GC_TRACE_FLAGS, GcTrace, gcTraceMode } from './bench/gc-trace.ts';
 import { SCENARIOS, SERVICE_TOKEN, mcpFailed, type Scenario } from './bench/scenarios.ts';
 import { stalledOutsideTarget } from './bench/stalls.ts';
@@ -142,13 +142,7 @@ const baselineTwin: 'memory' | 'redis' = baselineRedis ? 'redis' : 'memory';
  */
 const baselineFlags = process.env.BENCH_BASELINE_FLAGS?.split(/\s+/).filter((f) => f !== '');
 /** BENCH_BASELINE_ENV=LOG_LEVEL=warn,… : settings of the baseline gateway only (what a setting costs). */
-const baselineEnv = (): Record<string, string> =>
-  Object.fromEntries(
-    (process.env.BENCH_BASELINE_ENV ?? '')
-      .split(',')
-      .filter((kv) => kv.includes('='))
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
+const baselineEnv = (): Record<string, string> => envSettings(process.env.BENCH_BASELINE_ENV);
 const TARGETS: readonly TargetName[] = baselineDir === undefined ? ['proxy', 'memory', 'redis'] : ['proxy', 'memory', 'baseline', 'redis'];
 
 interface Round {

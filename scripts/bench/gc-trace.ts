@@ -119,7 +119,7 @@ export class GcTrace {
     );
     if (!this.#marked) return;
     const t = this.#of(name);
-    // V8 names a scavenge `s` and a full collection `mc` (`mmc` for a minor mark-compact).
+    // V8 names a scavenge `s` and a full (mark-compact) collection `mc`.
     if (kind === 's') {
       t.scavenges += 1;
       t.promotedBytes += Number(fields.get('promoted') ?? 0) || 0;

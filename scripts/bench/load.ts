@@ -32,6 +32,8 @@ export interface LoadResult {
   /** Requests answered otherwise, errors and timeouts included. */
   failed: number;
   seconds: number;
+  /** autocannon's latency percentiles over the run, ms (the saturation rounds' own figure is throughput). */
+  latency: { p50: number; p99: number; max: number };
   /** One body of a failed answer, to say why. */
   sample?: string;
 }
@@ -42,6 +44,7 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   duration: number;
+  latency: { p50: number; p99: number; max: number };
 }
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
@@ -83,6 +86,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     ok: result['2xx'] - semantic,
     failed: result.non2xx + result.errors + result.timeouts + semantic,
     seconds: result.duration,
+    latency: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
     ...(sample === undefined ? {} : { sample }),
   };
 }

@@ -40,6 +40,19 @@ export function gatewayEnv(upstreamUrl: string, logLevel: string): Record<string
   };
 }
 
+/**
+ * `NAME=value,NAME=value` (BENCH_BASELINE_ENV, PROBE_ENV) as an environment: each value is
+ * what follows its first `=`, and an item without one is left out.
+ */
+export function envSettings(text: string | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (text ?? '')
+      .split(',')
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
+
 /** Redis and limits on, every window raised to 10⁹ so nothing is refused. */
 export function limitedRedisEnv(redisUrl: string): Record<string, string> {
   const big = '1000000000';

@@ -2,7 +2,8 @@
  * Catches a Redis gateway whose scavenges promote tens of megabytes a second (docs/performance.md,
  * What is left) and says what it promotes. Each attempt starts a fresh gateway with Redis and
  * limits, drives saturating owner reads for up to 12 one-second steps, and prints per step what
- * its scavenges promoted (V8's `--trace-gc-nvp`) and the requests' p50/p99/max latency. An
+ * its scavenges promoted (V8's own count, through the benchmark's `promotion` trace, written to
+ * bench-results/promotion-<time>.txt) and the requests' p50/p99/max latency. An
  * attempt is in that state when three steps running, after the sixth, each promoted over
  * 8 MB; the probe then records a sampling heap profile of the objects that outlive the young
  * generation (those collected by scavenges left out) for 4 s, and stops.
@@ -15,18 +16,11 @@
  * its heaviest allocation stacks are printed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { KEYS } from '../../sandbox/ids.ts';
-import { gatewayEnv, limitedRedisEnv, spawnSandbox } from './parties.ts';
+import { GC_TRACE_FLAGS, GcTrace } from './gc-trace.ts';
+import { load, type Step } from './load.ts';
+import { envSettings, gatewayEnv, limitedRedisEnv, spawnSandbox } from './parties.ts';
 import { freePort, pinToCpus, canPin, spawnChild, startFlags, type Child } from './processes.ts';
-
-interface Latency {
-  p50: number;
-  p99: number;
-  max: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<{ latency: Latency }>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { SCENARIOS } from './scenarios.ts';
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -36,13 +30,10 @@ interface SamplingNode {
 
 const attempts = Number(process.argv[2] ?? 10);
 const redisUrl = process.env.PROBE_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const headers = { authorization: `Bearer ${KEYS.aliceRead}` };
-const probeEnv: Record<string, string> = Object.fromEntries(
-  (process.env.PROBE_ENV ?? '')
-    .split(',')
-    .filter((kv) => kv.includes('='))
-    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-);
+/** The benchmark's own owner read (`me`), as a client sends it. */
+const ownerRead: Step[] = SCENARIOS.find((s) => s.name === 'me')?.gateway ?? [];
+if (ownerRead.length === 0) throw new Error('the benchmark has no owner-read scenario');
+const probeEnv = envSettings(process.env.PROBE_ENV);
 const STEPS = 12;
 const TROUBLE_MB = 8;
 
@@ -91,6 +82,13 @@ function heaviest(head: SamplingNode, count: number): string[] {
   ];
 }
 
+const started = Date.now();
+mkdirSync('bench-results', { recursive: true });
+const trace = new GcTrace(`bench-results/promotion-${new Date(started).toISOString().replace(/[:.]/g, '-')}.txt`, started, 'promotion');
+trace.mark('start');
+/** What a gateway's scavenges have promoted so far, in bytes. */
+const promotedBy = (name: string) => trace.totals().get(name)?.promotedBytes ?? 0;
+
 const children: Child[] = [];
 try {
   const sandbox = await spawnSandbox();
@@ -100,15 +98,12 @@ try {
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const port = await freePort();
     const inspectPort = await freePort();
-    let promoted = 0;
+    const name = `gateway ${attempt}`;
     const gateway = await spawnChild({
       name: 'gateway (redis)',
       args: ['src/server.ts'],
-      nodeFlags: [...startFlags(), '--trace-gc-nvp', `--inspect=127.0.0.1:${inspectPort}`],
-      onLine: (line) => {
-        const m = / gc=s .* promoted=(\d+)/.exec(line);
-        if (m !== null) promoted += Number(m[1]);
-      },
+      nodeFlags: [...startFlags(), ...GC_TRACE_FLAGS.promotion, `--inspect=127.0.0.1:${inspectPort}`],
+      onLine: (line) => trace.line(name, line),
       env: {
         ...gatewayEnv(sandbox.url, 'info'),
         PORT: String(port),
@@ -125,9 +120,9 @@ try {
     const latencies: string[] = [];
     let troubled = false;
     for (let step = 0; step < STEPS && !troubled; step++) {
-      promoted = 0;
-      const { latency } = await autocannon({ url: `${gateway.url}/open/v1/me`, headers, connections: 32, duration: 1 });
-      rates.push(promoted / 1e6);
+      const before = promotedBy(name);
+      const { latency } = await load({ url: gateway.url, steps: ownerRead, connections: 32, duration: 1 });
+      rates.push((promotedBy(name) - before) / 1e6);
       latencies.push(`${latency.p50}/${latency.p99}/${latency.max}`);
       troubled = step >= 6 && rates.slice(-3).every((r) => r > TROUBLE_MB);
     }
@@ -141,14 +136,13 @@ try {
         includeObjectsCollectedByMajorGC: true,
         includeObjectsCollectedByMinorGC: false,
       });
-      promoted = 0;
-      await autocannon({ url: `${gateway.url}/open/v1/me`, headers, connections: 32, duration: 4 });
+      const before = promotedBy(name);
+      await load({ url: gateway.url, steps: ownerRead, connections: 32, duration: 4 });
       const { profile } = (await devtools.call('HeapProfiler.stopSampling')) as { profile: { head: SamplingNode } };
       devtools.close();
-      mkdirSync('bench-results', { recursive: true });
       const file = `bench-results/promotion-${new Date().toISOString().replace(/[:.]/g, '-')}.heapprofile`;
       writeFileSync(file, JSON.stringify(profile));
-      console.log(`while sampled: ${(promoted / 4e6).toFixed(1)} MB promoted a second; profile in ${file}`);
+      console.log(`while sampled: ${((promotedBy(name) - before) / 4e6).toFixed(1)} MB promoted a second; profile in ${file}`);
       for (const line of heaviest(profile.head, 8)) console.log(`  ${line}`);
     }
     await gateway.stop();

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayRecord } from '../../scripts/bench/parties.ts';
+import { envSettings, gatewayRecord } from '../../scripts/bench/parties.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
 import { collectGarbage, eventually } from '../helpers/gc.ts';
 
@@ -49,5 +49,14 @@ describe('gatewayRecord', () => {
     const record = await gatewayRecord(url);
     expect(Number.isFinite(record.loopMaxMs)).toBe(true);
     expect(record.loopMaxMs).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('envSettings', () => {
+  it('reads NAME=value items, a value keeping any later =, and leaves out items without one', () => {
+    expect(envSettings('LOG_LEVEL=warn,RATE_LIMITS=off')).toEqual({ LOG_LEVEL: 'warn', RATE_LIMITS: 'off' });
+    expect(envSettings('REDIS_URL=redis://h:1/0?a=b,junk,EMPTY=')).toEqual({ REDIS_URL: 'redis://h:1/0?a=b', EMPTY: '' });
+    expect(envSettings(undefined)).toEqual({});
+    expect(envSettings('')).toEqual({});
   });
 });
