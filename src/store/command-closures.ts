@@ -51,7 +51,7 @@ interface ScriptModule {
  * SHA-256 of the source of each replaced part, in the ioredis the replacements were written from
  * (5.11.1). Another ioredis keeps its own code until the replacements are re-read against it.
  */
-export const FINGERPRINTS = {
+const FINGERPRINTS = {
   initPromise: '413f4e1bc9ae063414349b80e2c93b494e99f884943feee5759f4a4eb044cab5',
   Script: 'a9e9ca0847dbe2d746c06479332300d95f701c647da52c766de2f8181d4fa62d',
 } as const;
@@ -63,7 +63,7 @@ const ioredisMain = requireHere.resolve('ioredis');
 const requireIoredis = createRequire(ioredisMain);
 const commandDir = dirname(requireIoredis.resolve('./Command.js'));
 
-export function fingerprint(source: string): string {
+function fingerprint(source: string): string {
   return createHash('sha256').update(source).digest('hex');
 }
 
