@@ -15,7 +15,8 @@
  * The two methods below are ioredis' own, with the closure returned from a helper instead
  * (a closure returned from a call is allocated young). They replace ioredis' only when its
  * source is the one they were written from (a fingerprint of each); another version is left as
- * it is, and the caller is told why.
+ * it is, and the caller is told why. In Cluster mode `Cluster#sendCommand` stores a third such
+ * literal per command; that long method is left as ioredis has it (docs/performance.md, change 28).
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
