@@ -2,11 +2,10 @@
  * Catches a Redis gateway whose scavenges promote tens of megabytes a second (docs/performance.md,
  * change 28: what that was, and the figures of this probe before and after it) and says what it
  * promotes. Each attempt starts a fresh gateway with Redis and limits, drives saturating owner
- * reads for up to 12 one-second steps, and prints per step what
- * its scavenges promoted (V8's own count, through the benchmark's `promotion` trace, written to
- * bench-results/promotion-<time>.txt) and the requests' p50/p99/max latency. An
- * attempt is in that state when three steps running, after the sixth, each promoted over
- * 8 MB; the probe then records a sampling heap profile of the objects that outlive the young
+ * reads for up to 12 one-second steps, and prints per step what its scavenges promoted (V8's own
+ * count, through the benchmark's `promotion` trace, written to bench-results/promotion-<time>.txt)
+ * and the requests' p50/p99/max latency. An attempt is in that state when three steps running,
+ * after the sixth, each promoted over 8 MB; the probe then records a sampling heap profile of the objects that outlive the young
  * generation (those collected by scavenges left out) for 4 s, and stops.
  *
  *   node scripts/bench/promotion-probe.ts [attempts=10]

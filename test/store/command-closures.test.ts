@@ -60,12 +60,13 @@ describe('the closures of a command', () => {
     expect(mismatches()).toEqual([]);
     const proto = Command.prototype as unknown as { initPromise: () => void };
     const ours = proto.initPromise;
-    proto.initPromise = function initPromise() {};
+    const other = function initPromise() {};
+    proto.initPromise = other;
     try {
       const answer = keepCommandClosuresYoung();
       expect(answer.applied).toBe(false);
       expect(answer).toMatchObject({ reason: expect.stringContaining('initPromise') });
-      expect(proto.initPromise).not.toBe(ours);
+      expect(proto.initPromise).toBe(other); // left as that ioredis has it
     } finally {
       proto.initPromise = ours;
     }

@@ -18,6 +18,7 @@ import { ConfigError, configFrom, loadConfig } from '../../src/config.ts';
 import { RedisRateLimitStore } from '../../src/limits/store.ts';
 import { connectRedis, probeRedis, redisOptionsFrom, redisReady, type RedisClient } from '../../src/store/redis.ts';
 import { outcomeId } from '../../sandbox/ids.ts';
+import { within } from '../helpers/gateway-process.ts';
 import { KEYS, MARKETS, startStack } from '../helpers/stack.ts';
 
 const run = promisify(execFile);
@@ -419,28 +420,17 @@ describe('Sentinel', () => {
     // INFO is answered during the client's ready check too: the replica may answer it while
     // still a replica, and the client then drops that connection. So wait for a ready client
     // whose server is the replica, promoted.
-    const deadline = Date.now() + 15_000;
-    let port = 0;
-    while (Date.now() < deadline) {
+    await within(15_000, async () => {
       const info = await r.info().then(String, () => '');
-      port = Number(/tcp_port:(\d+)/.exec(info)?.[1] ?? 0);
-      if (port === replica && info.includes('role:master') && r.status === 'ready') break;
-      await sleep(100);
-    }
-    expect(port).toBe(replica);
-    expect(r.status).toBe('ready');
+      return Number(/tcp_port:(\d+)/.exec(info)?.[1] ?? 0) === replica && info.includes('role:master') && r.status === 'ready';
+    });
     // A command may still meet the connection closing (commands fail fast while it reconnects):
     // this claim changes nothing (the key is there), so it is tried again until it is answered.
     let before: unknown;
-    for (;;) {
-      try {
-        before = await claims.claim('before', 60_000, 'other');
-        break;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-        await sleep(100);
-      }
-    }
+    await within(5_000, async () => {
+      before = await claims.claim('before', 60_000, 'other').catch(() => undefined);
+      return before !== undefined;
+    });
     expect(before).toEqual({ state: 'pending' });
     expect(await claims.claim('after', 60_000, 'me')).toEqual({ state: 'acquired' });
   });
