@@ -5,8 +5,9 @@
  * reads for up to 12 one-second steps, and prints per step what its scavenges promoted (V8's own
  * count, through the benchmark's `promotion` trace, written to bench-results/promotion-<time>.txt)
  * and the requests' p50/p99/max latency. An attempt is in that state when three steps running,
- * after the sixth, each promoted over 8 MB; the probe then records a sampling heap profile of the objects that outlive the young
- * generation (those collected by scavenges left out) for 4 s, and stops.
+ * after the sixth, each promoted over 8 MB; the probe then records a sampling heap profile of the
+ * objects that outlive the young generation (those collected by scavenges left out) for 4 s, and
+ * stops.
  *
  *   node scripts/bench/promotion-probe.ts [attempts=10]
  *   PROBE_REDIS_URL=redis://127.0.0.1:6379 (the default; keys under a prefix of its own)
