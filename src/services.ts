@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { CursorCodec } from './pagination/cursor.ts';
 import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from './confirm/claims.ts';
 import { ConfirmTokens, parseConfirmKeys } from './confirm/token.ts';
-import { keepCommandClosuresYoung } from './store/command-closures.ts';
+import { keepCommandClosuresYoung } from './patches/ioredis-closures.ts';
 import { connectRedis, probeRedis, redisOptionsFrom, redisReady, type RedisClient } from './store/redis.ts';
 import { createKillSwitch, type KillSwitch } from './killswitch/index.ts';
 import { RateLimiter } from './limits/limiter.ts';

@@ -1,5 +1,5 @@
 /**
- * ioredis' per-command closures made young (src/store/command-closures.ts): V8 does allocate
+ * ioredis' per-command closures made young (src/patches/ioredis-closures.ts): V8 does allocate
  * them in the old generation as ioredis writes them, the replacements do not, and ioredis
  * behaves as before with them in place (replies, errors, friendly stacks, timeouts, a script's
  * EVAL/EVALSHA switch and its reload after the server lost it). The fingerprints tie the
@@ -10,12 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Command, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keepCommandClosuresYoung, mismatches } from '../../src/store/command-closures.ts';
+import { keepCommandClosuresYoung, mismatches } from '../../src/patches/ioredis-closures.ts';
 import { defineScript } from '../../src/store/redis.ts';
 import { freePort, RedisProcess } from '../upstream/redis-process.ts';
 
 const run = promisify(execFile);
-const moduleUrl = new URL('../../src/store/command-closures.ts', import.meta.url).href;
+const moduleUrl = new URL('../../src/patches/ioredis-closures.ts', import.meta.url).href;
 
 /**
  * Where a fresh process, its code not yet optimised by TurboFan (`--no-opt`), allocates the
@@ -103,7 +103,7 @@ describe('ioredis with the replacements', () => {
         (e: unknown) => e as Error,
       );
       expect(err?.message).toMatch(/not an integer/);
-      expect(err?.stack).toContain('command-closures.test.ts');
+      expect(err?.stack).toContain('ioredis-closures.test.ts');
       expect(err?.stack).not.toMatch(/ioredis[\\/]built[\\/]/);
     } finally {
       friendly.disconnect();

@@ -18,10 +18,10 @@
  * it is, and the caller is told why. In Cluster mode `Cluster#sendCommand` stores a third such
  * literal per command; that long method is left as ioredis has it (docs/performance.md, change 28).
  */
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Command } from 'ioredis';
+import { fingerprint, isReplacement, markReplacement, originalOf, type PatchResult, type Replaceable } from './replaced.ts';
 
 /** The parts of an ioredis Command the replacement touches, private ones included. */
 interface CommandInternals {
@@ -57,20 +57,10 @@ const FINGERPRINTS = {
   Script: 'a9e9ca0847dbe2d746c06479332300d95f701c647da52c766de2f8181d4fa62d',
 } as const;
 
-export type ClosuresResult = { applied: true } | { applied: false; reason: string };
-
 const requireHere = createRequire(import.meta.url);
 const ioredisMain = requireHere.resolve('ioredis');
 const requireIoredis = createRequire(ioredisMain);
 const commandDir = dirname(requireIoredis.resolve('./Command.js'));
-
-function fingerprint(source: string): string {
-  return createHash('sha256').update(source).digest('hex');
-}
-
-/** A replacement carries the part it replaced, whose source the fingerprint is of. */
-const REPLACED = Symbol.for('openpm.command-closures.replaced');
-type Replaceable = object & { [REPLACED]?: object };
 
 /** The two parts as ioredis has them now (replaced or not). */
 function parts(): Record<keyof typeof FINGERPRINTS, Replaceable> {
@@ -84,8 +74,7 @@ function parts(): Record<keyof typeof FINGERPRINTS, Replaceable> {
 export function mismatches(): (keyof typeof FINGERPRINTS)[] {
   const now = parts();
   return (Object.keys(FINGERPRINTS) as (keyof typeof FINGERPRINTS)[]).filter((part) => {
-    const original = now[part][REPLACED] ?? now[part];
-    return fingerprint(original.toString()) !== FINGERPRINTS[part];
+    return fingerprint(originalOf(now[part]).toString()) !== FINGERPRINTS[part];
   });
 }
 
@@ -93,9 +82,9 @@ export function mismatches(): (keyof typeof FINGERPRINTS)[] {
  * Applies both replacements, once per process (ioredis is loaded once, whatever loads this module);
  * says whether they are in place.
  */
-export function keepCommandClosuresYoung(): ClosuresResult {
+export function keepCommandClosuresYoung(): PatchResult {
   const { initPromise, Script } = parts();
-  if (REPLACED in initPromise && REPLACED in Script) return { applied: true };
+  if (isReplacement(initPromise) && isReplacement(Script)) return { applied: true };
   const differ = mismatches();
   if (differ.length > 0) return { applied: false, reason: `ioredis' ${differ.join(' and ')} changed since 5.11.1; its own code is used` };
   replaceInitPromise();
@@ -132,7 +121,7 @@ function replaceInitPromise(): void {
     });
     this.promise = asCallback(promise, this.callback);
   };
-  Object.defineProperty(statics.prototype.initPromise, REPLACED, { value: original });
+  markReplacement(statics.prototype.initPromise, original);
 }
 
 function replaceScript(): void {
@@ -171,6 +160,6 @@ function replaceScript(): void {
       this.Command = ScriptCommand;
     }
   }
-  Object.defineProperty(Script, REPLACED, { value: Original });
+  markReplacement(Script, Original);
   module.default = Script;
 }
