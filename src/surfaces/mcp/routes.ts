@@ -18,6 +18,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { requireCaller } from '../../auth/plugin.ts';
 import { MCP_PATH } from '../../http/paths.ts';
+import { keepSdkClosuresYoung } from '../../patches/mcp-sdk-closures.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
 import { answerDirect, createMcpServer, directToolCall } from './server.ts';
 import type { ToolRegistry } from './tools.ts';
@@ -37,6 +38,8 @@ const METHOD_NOT_ALLOWED = {
 
 export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): Promise<void> {
   const { pipeline } = opts;
+  const closures = keepSdkClosuresYoung();
+  if (!closures.applied) app.log.warn({ reason: closures.reason }, 'MCP SDK closures left as they are (docs/performance.md, change 29)');
   app.route({
     method: ['GET', 'DELETE', 'PUT', 'PATCH'],
     url: MCP_PATH,

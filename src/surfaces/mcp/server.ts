@@ -9,10 +9,11 @@
  * its REST route: the result carries the REST response JSON, and a contract error is an
  * `isError` result holding the REST error envelope (docs/mcp.md).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { createServer } from '../../patches/mcp-sdk-closures.ts';
 import type { Caller } from '../../auth/caller.ts';
 import { toApiError } from '../../errors/translate.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
@@ -50,19 +51,26 @@ const CallParams = z.looseObject({
 const MAX_ECHOED_NAME = 64;
 
 export function createMcpServer(ctx: McpRequestContext): Server {
-  const server = new Server(SERVER_INFO, {
+  const server = createServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: SERVER_INSTRUCTIONS,
     jsonSchemaValidator: sharedValidator,
   });
-  const listing = ctx.registry.listingFor(ctx.caller.scopes);
+  server.fallbackRequestHandler = fallbackHandler(ctx, ctx.registry.listingFor(ctx.caller.scopes));
+  return server;
+}
 
-  server.fallbackRequestHandler = async (request) => {
+/**
+ * The handler of every request the SDK has none for. Made by a function of its own, not written
+ * inline in the assignment above: V8 allocates a function literal assigned straight to a property
+ * in the old generation until its code is optimised (src/patches/mcp-sdk-closures.ts).
+ */
+function fallbackHandler(ctx: McpRequestContext, listing: ReturnType<ToolRegistry['listingFor']>): Server['fallbackRequestHandler'] {
+  return async (request) => {
     if (request.method === 'tools/list') return listing;
     if (request.method === 'tools/call') return callTool(ctx, request.params);
     throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method.slice(0, MAX_ECHOED_NAME)}`);
   };
-  return server;
 }
 
 /** A tool call that qualifies for the direct path: its id and its parameters. */
