@@ -12,7 +12,7 @@
  * (docs/performance.md, change 29).
  *
  * `connect` is replaced by the SDK's own code with the three closures returned from helpers (a
- * closure returned from a call is allocated young), and `createServer` builds a `Server` the way
+ * closure returned from a call is allocated young; the SDK's `Client` shares it), and `createServer` builds a `Server` the way
  * its constructor does, with `isMessageIgnored` from a helper too. Both hold only while the SDK's
  * source is the one they were written from (1.32.2): another version keeps its own code, and
  * says why.

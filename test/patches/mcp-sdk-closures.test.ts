@@ -3,7 +3,8 @@
  * allocate them in the old generation as the SDK writes them, the replacements do not, a server
  * built by hand is the one the SDK's constructor builds (same hidden class, same handlers), and
  * a client and server speak through the replaced `connect` as before. The fingerprints tie the
- * module to the SDK it was written from: another version fails here first.
+ * module to the SDK it was written from: another version fails here first, and a gateway beside
+ * it says so at start-up and serves MCP with that SDK's own code.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { configFrom } from '../../src/config.ts';
+import { loggerOptions } from '../../src/http/logging.ts';
+import { startSandbox } from '../../sandbox/index.ts';
+import { KEYS, SERVICE_TOKEN, TEST_CONFIRM_KEYS } from '../helpers/stack.ts';
+import { mcpClient } from '../helpers/mcp.ts';
 import { createServer, keepSdkClosuresYoung, mismatches } from '../../src/patches/mcp-sdk-closures.ts';
 import { originalOf } from '../../src/patches/replaced.ts';
 
@@ -212,5 +220,51 @@ describe('a hand-built server through the replaced connect', () => {
       'transport closed',
       'server closed',
     ]);
+  });
+});
+
+describe('a gateway beside another SDK', () => {
+  it("logs why at start-up, and serves MCP with the SDK's own code", async () => {
+    expect(keepSdkClosuresYoung()).toEqual({ applied: true });
+    const ours = Protocol.prototype.connect;
+    const sdks = originalOf(ours) as typeof ours;
+    // Another release's connect: the same behaviour, another source.
+    Protocol.prototype.connect = async function connect(this: Protocol<never, never, never>, transport) {
+      return sdks.call(this, transport);
+    };
+    const sandbox = await startSandbox({ serviceToken: SERVICE_TOKEN });
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const config = configFrom({
+      UPSTREAM_URL: sandbox.url,
+      UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
+      CONFIRM_KEYS: TEST_CONFIRM_KEYS,
+      RATE_LIMITS: 'off',
+    });
+    const app = await buildApp(config, { logger: loggerOptions(config, stream) });
+    try {
+      const base = await app.listen({ port: 0, host: '127.0.0.1' });
+      const warnings = lines
+        .map((line) => JSON.parse(line) as { level: number; msg: string; reason?: string })
+        .filter((l) => l.level === 40);
+      expect(warnings).toContainEqual(
+        expect.objectContaining({
+          msg: expect.stringContaining('MCP SDK closures left as they are'),
+          reason: expect.stringContaining('connect'),
+        }),
+      );
+      const client = await mcpClient(base, KEYS.aliceRead);
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.close();
+    } finally {
+      Protocol.prototype.connect = ours;
+      await app.close();
+      await sandbox.close();
+    }
   });
 });
