@@ -19,7 +19,7 @@ import { toApiError } from '../../errors/translate.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
 import type { OperationLogger } from '../../operations/operation.ts';
 import { SERVER_INSTRUCTIONS } from './instructions.ts';
-import type { ToolRegistry } from './tools.ts';
+import type { Tool, ToolRegistry } from './tools.ts';
 
 export const SERVER_INFO = { name: 'open-prediction-market', version: '2.1.0' } as const;
 
@@ -73,10 +73,11 @@ function fallbackHandler(ctx: McpRequestContext, listing: ReturnType<ToolRegistr
   };
 }
 
-/** A tool call that qualifies for the direct path: its id and its parameters. */
+/** A tool call that qualifies for the direct path: its id, the tool, and its arguments. */
 export interface DirectCall {
   id: string | number;
-  params: { name: string; arguments?: Record<string, unknown> };
+  tool: Tool;
+  arguments?: Record<string, unknown>;
 }
 
 /**
@@ -109,12 +110,13 @@ export function directToolCall(
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return null;
   for (const key of Object.keys(params)) if (key !== 'name' && key !== 'arguments') return null;
   const parsed = CallParams.safeParse(params);
-  if (!parsed.success || registry.find(parsed.data.name) === undefined) return null;
-  return { id, params: parsed.data };
+  const tool = parsed.success ? registry.find(parsed.data.name) : undefined;
+  if (tool === undefined || !parsed.success) return null;
+  return { id, tool, arguments: parsed.data.arguments };
 }
 
 export async function answerDirect(ctx: McpRequestContext, call: DirectCall): Promise<string> {
-  const result = await callTool(ctx, call.params);
+  const result = await runTool(ctx, call.tool, call.arguments);
   const text = OWN_TEXT.get(result);
   if (text === undefined) return JSON.stringify({ result, jsonrpc: '2.0', id: call.id });
   // JSON.stringify of the same response, byte for byte, with the structured content written as
@@ -142,10 +144,15 @@ async function callTool(ctx: McpRequestContext, rawParams: unknown): Promise<Cal
     if (params === undefined) throw new McpError(ErrorCode.InvalidParams, paramsProblem(parsed.error));
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, MAX_ECHOED_NAME)}`);
   }
+  return runTool(ctx, tool, params.arguments);
+}
+
+/** One call of a known tool through the pipeline, as a tool result (either path). */
+async function runTool(ctx: McpRequestContext, tool: Tool, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   try {
     const result = await ctx.pipeline.invoke(
       tool.operation,
-      { ...params.arguments },
+      { ...args },
       {
         caller: ctx.caller,
         requestId: ctx.requestId,

@@ -75,15 +75,11 @@ describe('the direct answer as text', () => {
   function answer(id: string | number, invoke: () => Promise<unknown>): Promise<string> {
     const caller = { userId: 'u', keyId: 'k', keyHash: 'h', scopes: new Set(['read' as const]) } as unknown as Caller;
     const pipeline = { meter: async () => ({}), invoke };
-    const ctx = {
-      caller,
-      requestId: 'r',
-      log: { warn() {}, error() {} },
-      pipeline,
-      registry: new ToolRegistry(OPERATIONS),
-      onMetered() {},
-    };
-    return answerDirect(ctx as never, { id, params: { name: 'get_my_profile', arguments: {} } });
+    const registry = new ToolRegistry(OPERATIONS);
+    const ctx = { caller, requestId: 'r', log: { warn() {}, error() {} }, pipeline, registry, onMetered() {} };
+    const tool = registry.find('get_my_profile');
+    if (tool === undefined) throw new Error('no get_my_profile tool');
+    return answerDirect(ctx as never, { id, tool, arguments: {} });
   }
 
   it.each([
