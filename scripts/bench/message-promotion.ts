@@ -13,43 +13,35 @@
  * The trace goes to bench-results/messages-<time>.txt.
  */
 import { mkdirSync } from 'node:fs';
-import { KEYS } from '../../sandbox/ids.ts';
 import { GC_TRACE_FLAGS, GcTrace } from './gc-trace.ts';
 import { load, type Step } from './load.ts';
 import { gatewayEnv, spawnSandbox } from './parties.ts';
 import { freePort, spawnChild, startFlags, type Child } from './processes.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { mcpMessage, SCENARIOS } from './scenarios.ts';
 
 const seconds = Number(process.argv[2] ?? 8);
 const rounds = Number(process.argv[3] ?? 2);
 const CONNECTIONS = 8;
 const baselineDir = process.env.MESSAGES_BASELINE;
 
-const mcpHeaders = {
-  authorization: `Bearer ${KEYS.aliceRead}`,
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-06-18',
-};
-const mcp = (message: object): Step[] => [{ method: 'POST', path: '/mcp', headers: mcpHeaders, body: JSON.stringify(message) }];
 const profile = { name: 'get_my_profile', arguments: {} };
 
 const KINDS: readonly { name: string; steps: Step[] }[] = [
   { name: 'REST owner read', steps: SCENARIOS.find((s) => s.name === 'me')?.gateway ?? [] },
-  { name: 'MCP tools/call (direct)', steps: mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: profile }) },
+  { name: 'MCP tools/call (direct)', steps: mcpMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: profile }) },
   {
     name: 'MCP initialize',
-    steps: mcp({
+    steps: mcpMessage({
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1.0.0' } },
     }),
   },
-  { name: 'MCP tools/list', steps: mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
+  { name: 'MCP tools/list', steps: mcpMessage({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
   {
     name: 'MCP tools/call with _meta',
-    steps: mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...profile, _meta: { progressToken: 1 } } }),
+    steps: mcpMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...profile, _meta: { progressToken: 1 } } }),
   },
 ];
 

@@ -33,9 +33,13 @@ const mcpHeaders = {
   'mcp-protocol-version': '2025-06-18',
 };
 
+/** One JSON-RPC message POSTed to /mcp with alice's read key, as an MCP client sends it. */
+export function mcpMessage(message: object): Step[] {
+  return [{ method: 'POST', path: '/mcp', headers: mcpHeaders, body: JSON.stringify(message) }];
+}
+
 function toolCall(name: string, args: Record<string, unknown>): Step[] {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
-  return [{ method: 'POST', path: '/mcp', headers: mcpHeaders, body }];
+  return mcpMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
 }
 
 /**

@@ -15,7 +15,7 @@ export function fingerprint(source: string): string {
 }
 
 /** The property under which a replacement keeps what it replaced. */
-export const REPLACED = Symbol.for('openpm.patches.replaced');
+const REPLACED = Symbol.for('openpm.patches.replaced');
 export type Replaceable = object & { [REPLACED]?: object };
 
 /** The dependency's own function behind a replacement of ours, or the function itself. */
