@@ -3,8 +3,8 @@
  * and that tests boot (on an ephemeral port, or through inject()). It reads top to bottom in the
  * order a request meets things:
  *
- * 1. every request: its id, then the kill switch (503 on /open/v1 and /mcp before anything
- *    else, so a disabled service costs the backend nothing);
+ * 1. every request: its id, `Cache-Control: no-store` on /open/v1 and /mcp, then the kill
+ *    switch (503 on both before anything else, so a disabled service costs the backend nothing);
  * 2. the open routes: health, the OpenAPI document, the docs page;
  * 3. /open/v1 and /mcp: the per-address throttle of failed authentication → authentication →
  *    the surface, whose one pipeline applies per-key limits, scope and validation → the operation;
@@ -20,10 +20,10 @@ import { errorServerOptions, installErrorHandling } from './http/error-handler.t
 import { AccessLog } from './http/access-log.ts';
 import { acceptJsonBodiesOnly } from './http/json-bodies.ts';
 import { loggerOptions } from './http/logging.ts';
-import { noStore } from './http/no-store.ts';
 import { genReqId } from './http/request-id.ts';
 import health from './plugins/health.ts';
 import killSwitchGate from './plugins/kill-switch.ts';
+import noStore from './plugins/no-store.ts';
 import requestId from './plugins/request-id.ts';
 import requestMetrics from './plugins/request-metrics.ts';
 import servicesPlugin from './plugins/services.ts';
@@ -68,6 +68,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // App-wide plugins, in the order their hooks run on every request.
   await app.register(requestId);
+  await app.register(noStore);
   await app.register(killSwitchGate, { killSwitch: services.killSwitch });
   await app.register(requestMetrics, { metrics: services.metrics });
 
@@ -97,7 +98,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(
     async (api) => {
-      api.addHook('onRequest', noStore);
       api.addHook('onRequest', authenticate);
       await api.register(restRoutes, { pipeline, operations: OPERATIONS });
     },
@@ -106,7 +106,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(mcpRoutes, {
     pipeline,
-    gates: [noStore, originGate(parseAllowedOrigins(config.MCP_ALLOWED_ORIGINS)), authenticate],
+    gates: [originGate(parseAllowedOrigins(config.MCP_ALLOWED_ORIGINS)), authenticate],
     registry: new ToolRegistry(OPERATIONS),
   });
 

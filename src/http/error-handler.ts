@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOption
 import { ApiError } from '../errors/api-error.ts';
 import { clientFaultError, toApiError } from '../errors/translate.ts';
 import { surfaceOf } from './paths.ts';
+import { NO_STORE } from '../plugins/no-store.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
@@ -21,12 +22,13 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
 
 /**
  * Faults the router meets before routing (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH…): no hook
- * has run, so the request id header is set here.
+ * has run, so the request id and no-store headers are set here (an envelope is never cacheable).
  */
 function frameworkErrors(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const apiError = toApiError(err);
   if (apiError.code === 'INTERNAL') request.log.error({ err }, 'request failed before routing');
   reply.header(REQUEST_ID_HEADER, request.id);
+  reply.header('cache-control', NO_STORE);
   void sendApiError(reply, apiError);
 }
 
@@ -46,6 +48,7 @@ function clientErrorHandler(this: FastifyInstance, err: Error, socket: Duplex): 
     s.write(
       `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status] ?? 'Error'}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
+        `Cache-Control: ${NO_STORE}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +
         body,
@@ -65,7 +68,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(err);
     // On /mcp an unreadable body is a protocol fault: a JSON-RPC parse error (docs/contract/mcp.md#tool-errors).
-    if (apiError.status === 400 && apiError.details?.['field'] === 'body' && surfaceOf(request.url) === 'mcp') {
+    if (apiError.status === 400 && apiError.details?.['field'] === 'body' && surfaceOf(request) === 'mcp') {
       return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${apiError.message}` }, id: null });
     }
     if (apiError.code === 'INTERNAL') {

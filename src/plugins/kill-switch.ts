@@ -20,7 +20,7 @@ const killSwitchGate: FastifyPluginAsync<KillSwitchGateOptions> = async (app, op
   const { killSwitch } = opts;
   // Callback style, as every hook that waits for nothing (docs/performance.md, change 27).
   app.addHook('onRequest', function killSwitchGate(request, _reply, done) {
-    if (killSwitch.current().mode === 'all' && surfaceOf(request.url) !== 'other') {
+    if (killSwitch.current().mode === 'all' && surfaceOf(request) !== 'other') {
       done(new ApiError('SERVICE_DISABLED'));
       return;
     }

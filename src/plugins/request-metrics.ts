@@ -4,9 +4,9 @@
  * template, never the raw URL, so ids cannot grow the label set; requests that match no route
  * share the label `unmatched`. Runs on onResponse, so refusals by earlier gates count too.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { surfaceOf } from '../http/paths.ts';
+import { routerPath, surfaceOfPath } from '../http/paths.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 export interface RequestMetricsOptions {
@@ -17,13 +17,12 @@ const requestMetrics: FastifyPluginAsync<RequestMetricsOptions> = async (app, op
   const { metrics } = opts;
   // Callback style, as every hook that waits for nothing (docs/performance.md, change 27).
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.request(routeLabel(request), request.method, reply.statusCode, surfaceOf(request.url), reply.elapsedTime / 1000);
+    // The route is read once: routeOptions builds a new object on every read.
+    const route = request.routeOptions.url;
+    const surface = surfaceOfPath(route ?? routerPath(request.url));
+    metrics.request(route ?? 'unmatched', request.method, reply.statusCode, surface, reply.elapsedTime / 1000);
     done();
   });
 };
-
-function routeLabel(request: FastifyRequest): string {
-  return request.routeOptions.url ?? 'unmatched';
-}
 
 export default fp(requestMetrics, { name: 'openpm-request-metrics', fastify: '5.x' });

@@ -120,6 +120,12 @@ describe('cross-cutting HTTP behaviour', () => {
     });
     expect([ok.status, refused.status, invalid.status, mcp.status]).toEqual([200, 401, 400, 200]);
     for (const res of [ok, refused, invalid, mcp]) expect(res.headers.get('cache-control')).toBe('no-store');
+    // Answers no route gives, and faults met before routing, too.
+    const unknown = await stack.get('/open/v1/no-such-thing', KEYS.aliceRead);
+    const getMcp = await stack.request('GET', '/mcp', { key: KEYS.aliceRead });
+    const badEncoding = await stack.get('/open/v1/topics/%zz', KEYS.aliceRead);
+    expect([unknown.status, getMcp.status, badEncoding.status]).toEqual([404, 405, 400]);
+    for (const res of [unknown, getMcp, badEncoding]) expect(res.headers.get('cache-control')).toBe('no-store');
     // Health answers are not the caller's data.
     expect((await stack.get('/livez')).headers.get('cache-control')).toBeNull();
   });

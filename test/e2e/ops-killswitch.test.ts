@@ -3,6 +3,7 @@
  * section 8, docs/operations.md): flipped with the CLI through one replica's admin server,
  * obeyed by every replica within a second, REST and MCP alike, health endpoints untouched.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { KEYS } from '../../sandbox/ids.ts';
@@ -66,6 +67,22 @@ const placeOrder = (g: GatewayProcess) =>
 const cli = (action: string, replica: GatewayProcess, ...extra: string[]) =>
   runCli(['kill-switch', action, '--admin', replica.adminUrl, '--token', ADMIN_TOKEN, ...extra]);
 
+/** The status of one request written by hand (a request target fetch() cannot send). */
+function rawStatus(g: GatewayProcess, requestLine: string): Promise<number> {
+  const { hostname, port } = new URL(g.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`${requestLine}\r\nHost: ${hostname}\r\nAuthorization: Bearer ${KEYS.aliceRead}\r\nConnection: close\r\n\r\n`);
+    });
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+    });
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1])));
+    socket.on('error', reject);
+  });
+}
+
 async function errorCode(res: Response): Promise<string | undefined> {
   const body = (await res.json().catch(() => undefined)) as { error?: { code?: string } } | undefined;
   return body?.error?.code;
@@ -98,9 +115,15 @@ describe('kill switch across replicas', () => {
       const m = await mcp(g);
       expect(m.status).toBe(503);
       expect(await errorCode(m)).toBe('SERVICE_DISABLED');
+      expect(r.headers.get('cache-control')).toBe('no-store');
       // Before authentication: even no key gets 503, not 401.
       const anonymous = await fetch(`${g.url}/open/v1/topic-categories`);
       expect(anonymous.status).toBe(503);
+      // The router serves a percent-encoded path as the decoded one; so does the switch.
+      expect((await rest(g, '/%6Fpen/v1/me')).status).toBe(503);
+      expect((await fetch(`${g.url}/m%63p`, { method: 'POST' })).status).toBe(503);
+      // And an absolute-form request target, which the router also routes by its path.
+      expect(await rawStatus(g, `GET http://127.0.0.1/open/v1/me HTTP/1.1`)).toBe(503);
       for (const path of ['/livez', '/readyz']) expect((await fetch(`${g.url}${path}`)).status).toBe(200);
       expect((await fetch(`${g.adminUrl}/livez`)).status).toBe(200);
     }
