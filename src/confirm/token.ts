@@ -110,11 +110,14 @@ export class ConfirmTokens {
   /**
    * The claims of a genuine token issued to this caller for `action`, expired or not: the
    * execution still has to answer a used token after its 5 minutes (docs/writes.md,
-   * "Verification"). Anything else is CONFIRM_TOKEN_INVALID.
+   * "Verification"). Anything else is CONFIRM_TOKEN_INVALID, but on a replica with no keys at
+   * all (a fleet with Redis and no CONFIRM_KEYS), where no token can be checked: that is
+   * CONFIRM_UNAVAILABLE, as its previews are, so a client keeps a token it may still use.
    */
   authenticate(token: string, action: ConfirmAction, caller: { userId: string; keyId: string }): TokenClaims {
     const parts = token.split('.');
     if (parts.length !== 4 || parts[0] !== PREFIX || token.length > 4096) throw invalid();
+    if (this.#keys.secrets.size === 0) throw new ApiError('CONFIRM_UNAVAILABLE');
     // Stryker disable next-line StringLiteral: four parts were checked just above, so no default is ever used
     const [, kid = '', payload = '', sig = ''] = parts;
     const secret = this.#keys.secrets.get(kid);

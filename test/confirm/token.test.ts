@@ -102,6 +102,12 @@ describe('confirm tokens', () => {
     const none = new ConfirmTokens(parseConfirmKeys(undefined, undefined));
     expect(none.available).toBe(false);
     expect(code(() => none.issue('place_order', 'u', 'k', {}))).toBe('CONFIRM_UNAVAILABLE');
+    // A genuine token from a configured replica is not "invalid" here, only unverifiable: the
+    // client should retry later, not drop it.
+    const { token } = new ConfirmTokens(parseConfirmKeys(S1, 'k1')).issue('place_order', alice.userId, alice.keyId, {});
+    expect(code(() => none.verify(token, 'place_order', alice))).toBe('CONFIRM_UNAVAILABLE');
+    // Malformed is malformed whatever the keys.
+    expect(code(() => none.verify('not-a-token', 'place_order', alice))).toBe('CONFIRM_TOKEN_INVALID');
   });
 
   it('rejects weak or inconsistent key configuration', () => {
