@@ -11,3 +11,14 @@ export function visibleToOthers(x: { auditState: AuditState }): boolean {
 export function topicItemVisible(item: TopicItem): boolean {
   return visibleToOthers(item.kind === 'MARKET' ? item.market : item.poll);
 }
+
+/**
+ * A backend page without what a viewer may not see. `seen` still counts the backend's items, so
+ * the next page's offset follows on from this one (src/pagination/page.ts).
+ */
+export function withoutHidden<I>(
+  page: { items: I[]; total: number },
+  visible: (item: I) => boolean,
+): { items: I[]; total: number; seen: number } {
+  return { items: page.items.filter(visible), total: page.total, seen: page.items.length };
+}

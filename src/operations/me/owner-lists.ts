@@ -14,6 +14,7 @@ import {
 } from '../../../mappers/owner.ts';
 import { BackedOpinionList, LedgerList, OwnerOpinionList, PositionList, WatchlistList } from '../../contract/owner.ts';
 import { OwnerTopicList } from '../../contract/topics.ts';
+import { topicItemVisible, withoutHidden } from '../../../mappers/visibility.ts';
 import { fromOffsetPage, nextOffsetCursor } from '../../pagination/page.ts';
 import * as platform from '../../upstream/api/platform.api.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
@@ -28,7 +29,7 @@ type PagingInput = z.infer<typeof PagingInput>;
 async function ownerPage<I, T>(
   ctx: OperationContext,
   input: PagingInput,
-  load: (offset: number) => Promise<{ items: I[]; total: number }>,
+  load: (offset: number) => Promise<{ items: I[]; total: number; seen?: number }>,
   map: (item: I) => T,
 ) {
   const offset = ctx.cursors.offsetOf(input.cursor);
@@ -108,7 +109,10 @@ export const listMyWatchlist = defineOperation({
     ownerPage(
       ctx,
       input,
-      (offset) => platform.listFavorites(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }),
+      // A followed topic the backend has since blocked is hidden from the follower as from anyone
+      // but its owner (docs/contract/reads.md#not-found); `seen` keeps the offsets continuous.
+      async (offset) =>
+        withoutHidden(await platform.listFavorites(ctx.upstream, ctx.caller.userId, { offset, limit: input.limit }), topicItemVisible),
       (f) => mapWatchlistItem(f, mapContextOf(ctx)),
     ),
 });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { mapTopicItem } from '../../../mappers/topics.ts';
-import { topicItemVisible } from '../../../mappers/visibility.ts';
+import { topicItemVisible, withoutHidden } from '../../../mappers/visibility.ts';
 import { TopicList } from '../../contract/topics.ts';
 import { fromOffsetPage } from '../../pagination/page.ts';
 import * as platform from '../../upstream/api/platform.api.ts';
@@ -76,9 +76,6 @@ export const searchTopics = defineOperation({
     const offset = ctx.cursors.offsetOf(input.cursor);
     const kind = input.type === 'prediction' ? 'MARKET' : 'POLL';
     const page = await platform.search(ctx.upstream, { kw: input.q, kind, pricingModel, offset, limit: input.limit });
-    const items = page.items.filter(topicItemVisible);
-    return {
-      body: fromOffsetPage(ctx.cursors, { items, total: page.total, seen: page.items.length }, offset, (i) => mapTopicItem(i, m)),
-    };
+    return { body: fromOffsetPage(ctx.cursors, withoutHidden(page, topicItemVisible), offset, (i) => mapTopicItem(i, m)) };
   },
 });

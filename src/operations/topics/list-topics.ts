@@ -10,8 +10,8 @@ import { invalidArgument } from '../../errors/api-error.ts';
 import { fromOffsetPage } from '../../pagination/page.ts';
 import * as poll from '../../upstream/api/poll.api.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
-import type { AuditState, MarketState, PricingModel } from '../../upstream/internal-api.ts';
-import { visibleToOthers } from '../../../mappers/visibility.ts';
+import type { MarketState, PricingModel } from '../../upstream/internal-api.ts';
+import { visibleToOthers, withoutHidden } from '../../../mappers/visibility.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineOperation } from '../operation.ts';
 import { Paging, TopicTypeParam } from '../params.ts';
@@ -74,7 +74,7 @@ export const listTopics = defineOperation({
         offset,
         limit: input.limit,
       });
-      return { body: fromOffsetPage(ctx.cursors, visible(page), offset, (p) => mapPollCard(p, m)) };
+      return { body: fromOffsetPage(ctx.cursors, withoutHidden(page, visibleToOthers), offset, (p) => mapPollCard(p, m)) };
     }
     const page = await prediction.listMarkets(ctx.upstream, {
       state: STATUS_TO_STATE[input.status],
@@ -85,14 +85,6 @@ export const listTopics = defineOperation({
       offset,
       limit: input.limit,
     });
-    return { body: fromOffsetPage(ctx.cursors, visible(page), offset, (x) => mapPredictionCard(x, m)) };
+    return { body: fromOffsetPage(ctx.cursors, withoutHidden(page, visibleToOthers), offset, (x) => mapPredictionCard(x, m)) };
   },
 });
-
-/**
- * Blocked topics never reach a public list, even if the backend let one through. The page's
- * offset arithmetic still counts the backend's items, so pagination stays continuous.
- */
-function visible<T extends { auditState: AuditState }>(page: { items: T[]; total: number }): { items: T[]; total: number; seen: number } {
-  return { items: page.items.filter(visibleToOthers), total: page.total, seen: page.items.length };
-}

@@ -3,6 +3,7 @@
  * a shared public read), paged by offset cursors, against a stub backend of recorded payloads.
  */
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { getMyProfile } from '../../../src/operations/me/get-my-profile.ts';
 import {
   listMyBackedOpinions,
@@ -92,6 +93,23 @@ describe('owner lists', () => {
     const body = await h.run(listMyCoinLedger);
     const back = body.data.find((e: { type: string }) => e.type === 'opinion_back');
     expect(back).toMatchObject({ amount: '-0.3000', currency: 'coin' });
+  });
+
+  it('list_my_watchlist hides a followed topic the backend has since blocked, and pages on without a gap', async () => {
+    const favorites = recorded('users.favorites.alice.json', I.FavoritePage) as z.infer<typeof I.FavoritePage>;
+    const first = favorites.items[0]!;
+    const topic = first.kind === 'MARKET' ? first.market : first.poll;
+    const blockedId = first.kind === 'MARKET' ? first.market.marketId : first.poll.pollId;
+    topic.auditState = 'BLOCKED';
+    const h = harness((call) => paged(favorites, call));
+    const page = await h.run(listMyWatchlist, { limit: 1 });
+    expect(page.data).toEqual([]);
+    expect(page.has_more).toBe(true);
+    // The next page starts after the item the backend gave, though none was shown.
+    const next = await h.run(listMyWatchlist, { limit: 1, cursor: page.next_cursor });
+    expect(h.calls.map((c) => c.query['offset'])).toEqual([0, 1]);
+    expect(next.data.map((t: { id: string }) => t.id)).not.toContain(blockedId);
+    expect(next.data).toHaveLength(1);
   });
 
   it('list_my_topics shows the owner their hidden topics too, one kind at a time', async () => {
