@@ -36,7 +36,7 @@ export function pathParameterElsewhere(op: Operation, field: string): ApiError {
   return new ApiError('INVALID_ARGUMENT', { message: unknownMessage(shown, knownNames(op, 'rest')), details: { field: shown } });
 }
 
-function echoed(field: string): string {
+export function echoed(field: string): string {
   return field.length > MAX_ECHOED_FIELD ? `${field.slice(0, MAX_ECHOED_FIELD)}…` : field;
 }
 

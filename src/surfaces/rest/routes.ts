@@ -12,7 +12,7 @@ import { requireCaller } from '../../auth/plugin.ts';
 import { negotiateAcceptLanguage } from '../../i18n/accept-language.ts';
 import type { Operation } from '../../operations/operation.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
-import { pathParameterElsewhere } from '../../operations/validate-input.ts';
+import { echoed, pathParameterElsewhere } from '../../operations/validate-input.ts';
 
 export interface RestRoutesOptions {
   pipeline: Pipeline;
@@ -89,7 +89,7 @@ function gatherInput(op: Operation, request: FastifyRequest, integerFields: Read
   if (op.rest.method === 'GET') {
     const badlyEncoded = badlyEncodedParameter(request.url);
     if (badlyEncoded !== null) {
-      const name = badlyEncoded.length > 40 ? `${badlyEncoded.slice(0, 40)}…` : badlyEncoded;
+      const name = echoed(badlyEncoded);
       throw new ApiError('INVALID_ARGUMENT', { message: `${name} is not validly percent-encoded.`, details: { field: name } });
     }
     const query = (request.query ?? {}) as Record<string, string | string[]>;
@@ -98,7 +98,7 @@ function gatherInput(op: Operation, request: FastifyRequest, integerFields: Read
     for (const [k, v] of Object.entries(query)) {
       // A repeated parameter is ambiguous; take none of it rather than guess.
       if (Array.isArray(v)) {
-        const name = k.length > 40 ? `${k.slice(0, 40)}…` : k; // the caller's input: never echoed at length
+        const name = echoed(k);
         throw new ApiError('INVALID_ARGUMENT', { message: `${name} must be given once.`, details: { field: name } });
       }
       if (fromPath(k)) throw pathParameterElsewhere(op, k);
@@ -106,6 +106,16 @@ function gatherInput(op: Operation, request: FastifyRequest, integerFields: Read
       out[k] = integerFields.has(k) && /^-?\d{1,15}$/.test(v) ? Number(v) : v;
     }
     return { ...out, ...params };
+  }
+  // A write reads its input from the body alone: a query parameter would otherwise be dropped
+  // without a word (an amount sent there would preview the default stake).
+  const stray = Object.keys((request.query ?? {}) as Record<string, unknown>)[0];
+  if (stray !== undefined) {
+    const name = stray === '' ? 'query' : echoed(stray);
+    throw new ApiError('INVALID_ARGUMENT', {
+      message: `${name} is not a known parameter; this operation reads its input from the JSON body.`,
+      details: { field: name },
+    });
   }
   const body = request.body;
   if (body === undefined || body === null) return { ...params };

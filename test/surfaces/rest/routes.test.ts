@@ -265,6 +265,29 @@ describe('REST routes', () => {
     expect(executed).toHaveLength(1);
   });
 
+  it('refuses a query parameter on a POST, which reads its input from the body alone', async () => {
+    const a = await boot();
+    const headers = { 'x-test-scopes': 'read,write' };
+    for (const [query, field] of [
+      ['name=other', 'name'],
+      ['extra=1', 'extra'],
+      ['=1', 'query'],
+    ] as const) {
+      const res = await a.inject({ method: 'POST', url: `/open/v1/things/${THING}/rename?${query}`, headers, payload: { name: 'new' } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toEqual({
+        code: 'INVALID_ARGUMENT',
+        message: `${field} is not a known parameter; this operation reads its input from the JSON body.`,
+        details: { field },
+      });
+    }
+    expect(executed).toEqual([]);
+    // A bare `?` carries no parameter.
+    expect(
+      (await a.inject({ method: 'POST', url: `/open/v1/things/${THING}/rename?`, headers, payload: { name: 'new' } })).statusCode,
+    ).toBe(201);
+  });
+
   it("refuses a key without the operation's scope with 403 FORBIDDEN_SCOPE", async () => {
     const a = await boot();
     const res = await a.inject({
