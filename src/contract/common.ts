@@ -154,14 +154,16 @@ export function objectUnion<K extends string, const T extends readonly [z.core.$
 
 /**
  * Characters user text may not carry (docs/contract/writes.md#text-rules): C0 and C1 controls
- * other than tab and newline (a carriage return included), and the Unicode bidirectional
- * formatting controls, which can make published text read differently from what was previewed.
+ * other than tab and newline (a carriage return included), the Unicode bidirectional
+ * formatting controls, which can make published text read differently from what was previewed,
+ * and unpaired UTF-16 surrogates, which JSON can carry escaped but are no text at all (each
+ * would grow a confirm token by six characters).
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const FORBIDDEN_TEXT = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 export function hasForbiddenCharacters(text: string): boolean {
-  return FORBIDDEN_TEXT.test(text);
+  return FORBIDDEN_TEXT.test(text) || !text.isWellFormed();
 }
 
 /** The largest stake a request may state, in whole coins (docs/contract/writes.md#amount-limits). */

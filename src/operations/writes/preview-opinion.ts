@@ -134,7 +134,8 @@ export function defused(text: string): string {
  */
 export function forbiddenContent(): ApiError {
   return new ApiError('CONTENT_INVALID', {
-    message: 'content: control characters (other than tab and newline) and bidirectional formatting characters are not allowed.',
+    message:
+      'content: control characters (other than tab and newline), bidirectional formatting characters and unpaired surrogates are not allowed.',
     details: { field: 'content' },
   });
 }

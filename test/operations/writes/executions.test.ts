@@ -204,7 +204,7 @@ describe('publish_opinion', () => {
     const err = await refusal(publishOpinion.execute(ctx, { confirm_token: token }));
     expect(err.code).toBe('CONTENT_INVALID');
     expect(err.message).toBe(
-      'content: control characters (other than tab and newline) and bidirectional formatting characters are not allowed.',
+      'content: control characters (other than tab and newline), bidirectional formatting characters and unpaired surrogates are not allowed.',
     );
     expect(err.details).toEqual({ field: 'content' });
     expect(calls).toEqual([]);

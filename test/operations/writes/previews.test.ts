@@ -286,6 +286,21 @@ describe('preview_opinion: text that would not publish as shown', () => {
     expect(JSON.stringify(answer)).not.toContain('\u202e');
   });
 
+  it('refuses unpaired surrogates, which no token could carry compactly, showing each as U+FFFD', async () => {
+    // 480 lone surrogates are 480 code points, within the length limit, yet escaped six
+    // characters each they would make a token longer than any execution accepts.
+    for (const content of ['\ud800'.repeat(480), 'rain \udc00 today', 'ends high \ud83d']) {
+      const answer = await answerOf(previewOpinion, stubBackend({ holdings }), { topic_id: M1, content } as never);
+      expect(answer).toMatchObject({ can_publish: false, reason: 'CONTENT_INVALID' });
+      const shown = (answer as { summary: { content_preview: string } }).summary.content_preview;
+      expect(shown.isWellFormed()).toBe(true);
+      expect(shown).toContain('\uFFFD');
+    }
+    // A surrogate pair is a character like any other.
+    const emoji = await answerOf(previewOpinion, stubBackend({ holdings }), { topic_id: M1, content: 'rain \ud83c\udf27 today' } as never);
+    expect(emoji).toMatchObject({ can_publish: true });
+  });
+
   it('loses to NO_POSITION, like any other content problem', async () => {
     const answer = await answerOf(previewOpinion, stubBackend({}), { topic_id: M1, content: 'ring\u0007bell' } as never);
     expect(answer).toMatchObject({ can_publish: false, reason: 'NO_POSITION' });
