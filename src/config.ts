@@ -148,7 +148,9 @@ export const ConfigSchema = z
     /**
      * Failed authentications per minute and client address before that address's keys that
      * need the backend are metered to this rate spread over the minute (5 a second for 300;
-     * src/limits/auth-throttle.ts). A valid key is never refused for its neighbours' failures.
+     * src/limits/auth-throttle.ts). A key whose verdict is cached is never refused; a valid key
+     * not yet verified from a throttled address may get one 429 (Retry-After: 1) and passes on
+     * its retry.
      */
     AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
     /** The same over the whole fleet (per process without Redis): bounds a flood from many addresses. */
