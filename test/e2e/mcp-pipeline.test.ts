@@ -92,18 +92,23 @@ describe('a JSON-RPC batch is counted call by call', () => {
     expect(((await counters(stack)).performed['opinion'] ?? 0) - before).toBe(10);
   });
 
-  it('every other message counts as a read: a batch past the read window is a 429 and runs nothing', async () => {
-    const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 5 } });
+  it('a request without tool calls is one read, batch or not; past the read window it is a 429 that consumes nothing', async () => {
+    const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 3 } });
     try {
       const key = await freshKey(small);
       const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
       const first = await rpc(small, key, [list(1), list(2), list(3)]);
       expect(first.status).toBe(200);
       expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
+      // With two reads left, a batch of three is one read, not a refusal that spends the two.
       const second = await rpc(small, key, [list(4), list(5), list(6)]);
-      expect(second.status).toBe(429);
-      expect(second.body.error.code).toBe('RATE_LIMITED');
-      expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(second.status).toBe(200);
+      expect(second.headers.get('x-ratelimit-remaining')).toBe('1');
+      expect((await rpc(small, key, list(7))).headers.get('x-ratelimit-remaining')).toBe('0');
+      const refused = await rpc(small, key, [list(8), list(9)]);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     } finally {
       await small.close();
     }

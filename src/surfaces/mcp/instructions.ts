@@ -17,7 +17,13 @@ export const SERVER_INSTRUCTIONS = [
   'Retrying place_order or back_opinion with the same token is safe (the answer repeats with `replayed: true`); ' +
     'publish_opinion is single use (a retry answers CONFIRM_TOKEN_USED: check list_my_opinions instead).',
   `Tools returning titles, options or opinion text take an optional \`language\`: ${LANGUAGES.join(', ')} (aliases such as "zh" or "en-US" fold; default en).`,
-  "Results are the REST API's JSON: ids are UUIDs, times RFC 3339 UTC, coins, prices and probabilities decimal strings with 4 places " +
-    '(`avg_price` 6); a field listed in an output schema is present unless the tool says when it is not.',
+  "Results are the REST API's JSON: times RFC 3339 UTC, coins, prices and probabilities decimal strings with 4 places (`avg_price` 6). " +
+    'Ids are strings, to be passed on exactly as returned: topic, user and category ids and the option and opinion ids of predictions are UUIDs; ' +
+    'position, order, back and ledger entry ids and the option and opinion ids of polls are not.',
+  'A field an output schema lists is present (null where the schema allows), except: prediction-only fields (total_volume, ' +
+    "traders_count, mechanism, zone, stake_rules, an option's implied_price) are absent on polls and poll-only ones (voters_count, " +
+    "total_stake, votes_visible, an option's votes_count) on predictions; get_topic has `resolved_at` only once the topic is settled " +
+    'or refunded and `ruby_boost` only if it has or had a boost; a preview has `reason` (and `details` with STAKE_OUT_OF_RANGE) ' +
+    'only when it cannot proceed, `confirm_token` and `expires_at` only when it can.',
   'Errors are tool results with isError and {"error":{"code","message","details"}}; RATE_LIMITED gives `details.retry_after` in seconds.',
 ].join('\n');

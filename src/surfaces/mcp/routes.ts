@@ -1,26 +1,35 @@
 /**
  * /mcp over Fastify. POST passes the same gates as REST (kill switch, failed-auth throttle,
- * authentication: a 401 with the challenge before any MCP handling), then every JSON-RPC message
- * it carries is counted against the caller's limits (docs/mcp.md#limits):
+ * authentication: a 401 with the challenge before any MCP handling), then the request is counted
+ * against the caller's limits (docs/mcp.md#limits):
  *
  * - each `tools/call` is one operation call, counted by the invocation pipeline with the tool's
  *   declared limit class, so a batch of N calls consumes N units and runs at most what the
  *   budget allows (the rest are tool errors naming the delay);
- * - every other message (initialize, tools/list, ping, notifications) counts as a read, here,
- *   before the SDK sees the body; when one is refused the whole request is a 429, since every
- *   class also spends the read window;
- * - a body that cannot be read at all still counts as one read.
+ * - a request carrying no tool call (initialize, tools/list, ping, notifications, a batch of
+ *   them) counts as one read, here, before the SDK sees the body; refused, the whole request is
+ *   a 429 that consumed nothing;
+ * - a request none of whose tool calls reached the pipeline (a body that cannot be read, a batch
+ *   refused as a whole, one the SDK's transport refuses) counts as one read, and answers with the
+ *   X-RateLimit-* headers; past the limit it is the 429 instead, as over REST.
+ *
+ * A batch is answered with an array, and one that cannot be answered one for one (empty, over
+ * the SDK's size, two requests sharing an id) is refused before any message is counted or run
+ * (./batch.ts).
  *
  * GET, DELETE and every other method answer 405 before their body is read: no sessions, no
  * server-initiated streams.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Caller } from '../../auth/caller.ts';
 import { requireCaller } from '../../auth/plugin.ts';
+import { ApiError } from '../../errors/api-error.ts';
 import { MCP_PATH } from '../../http/paths.ts';
 import { keepSdkClosuresYoung } from '../../patches/mcp-sdk-closures.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
-import { answerDirect, createMcpServer, directToolCall } from './server.ts';
+import { asBatchAnswer, refuseBatch } from './batch.ts';
+import { answerDirect, createMcpServer, directToolCall, screenInitialize } from './server.ts';
 import type { ToolRegistry } from './tools.ts';
 
 export interface McpRoutesOptions {
@@ -52,15 +61,25 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
   const counted = new WeakSet<FastifyRequest>();
   app.post(MCP_PATH, {
     onRequest: opts.gates,
-    onError: async (request: FastifyRequest) => {
-      if (request.caller === null || counted.has(request)) return;
-      counted.add(request);
-      await pipeline.meter(request.caller, 'read').catch(() => undefined);
+    // A request refused before the handler (a body that cannot be read, too large) counts like
+    // any other; the app's handler then writes the JSON-RPC parse error or the envelope.
+    errorHandler: async (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      if (request.caller !== null && !counted.has(request)) {
+        counted.add(request);
+        reply.headers(await meterRequest(pipeline, request.caller));
+      }
+      throw err;
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       counted.add(request);
       const caller = requireCaller(request);
-      const messages: unknown[] = Array.isArray(request.body) ? request.body : [request.body];
+      const batch = Array.isArray(request.body);
+      const messages: unknown[] = batch ? (request.body as unknown[]) : [request.body];
+      const refusal = batch ? refuseBatch(messages) : null;
+      if (refusal !== null) {
+        const headers = await meterRequest(pipeline, caller);
+        return reply.code(400).headers(headers).send(refusal);
+      }
       // Messages that met the limits, admitted or refused, and the headers of the last of them.
       let units = 0;
       let limitHeaders: Record<string, string> = {};
@@ -73,16 +92,17 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
         units++;
         limitHeaders = rateLimitHeaders(headers);
       };
-      for (const message of messages) {
-        if (!isToolCall(message)) onMetered(await pipeline.meter(caller, 'read'));
-      }
+      // A request is classed by the tool calls it carries, each metered by the pipeline; one that
+      // carries none is one read, whatever else it holds (docs/contract/limits.md#limit-classes).
+      // Checked once, its refusal throws the 429 with nothing consumed and nothing run.
+      if (!messages.some(isToolCall)) onMetered(await pipeline.meter(caller, 'read'));
 
       const context = { caller, requestId: request.id, log: request.log, pipeline, registry: opts.registry, onMetered, onRefused };
       // One plain tool call, the common case: answered as the SDK would, without building it.
       const direct = directToolCall(request.body, request.headers, opts.registry);
       if (direct !== null) {
         const answer = await answerDirect(context, direct);
-        if (units === 0) onMetered(await pipeline.meter(caller, 'read').catch(() => ({})));
+        if (units === 0) onMetered(await meterRequest(pipeline, caller));
         return reply.code(200).headers(limitHeaders).header('content-type', 'application/json').send(answer);
       }
 
@@ -92,16 +112,34 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       // object holds a timer or a listener outside itself, so both are simply dropped: closing
       // them would only build a "connection closed" error per request for nobody to read.
       await server.connect(transport);
+      screenInitialize(transport);
       const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
-      // Nothing counted (no message the SDK accepted as a call): the request itself counts.
-      if (units === 0) onMetered(await pipeline.meter(caller, 'read').catch(() => ({})));
+      // Nothing counted: the transport refused the request before any handler ran (bad headers,
+      // not JSON-RPC), so nothing ran, and past the limit the answer is the 429 instead.
+      if (units === 0) onMetered(await meterRequest(pipeline, caller));
       reply.code(response.status).headers(limitHeaders);
       response.headers.forEach((value, name) => {
         reply.header(name, value);
       });
-      return reply.send(response.body === null ? undefined : await response.text());
+      if (response.body === null) return reply.send(undefined);
+      const text = await response.text();
+      return reply.send(batch && response.status === 200 ? asBatchAnswer(text) : text);
     },
   });
+}
+
+/**
+ * One read for a request none of whose messages was counted. A 429 refusal is thrown, to be
+ * answered as such (it consumed nothing); should the store fail otherwise, the request's own
+ * answer stands, as over REST (docs/contract/limits.md#counting).
+ */
+async function meterRequest(pipeline: Pipeline, caller: Caller): Promise<Record<string, string>> {
+  try {
+    return await pipeline.meter(caller, 'read');
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'RATE_LIMITED') throw err;
+    return {};
+  }
 }
 
 /**

@@ -3,15 +3,26 @@
  * transport across requests). A low-level `Server` whose `tools/list` and `tools/call` are
  * answered by one fallback handler over definitions built once at start-up, so nothing is
  * converted, compiled or re-validated per request, and malformed `tools/call` params are a
- * readable `-32602` instead of the SDK's raw schema dump.
+ * readable `-32602` instead of the SDK's raw schema dump; so are malformed `initialize` params
+ * (screenInitialize).
  *
  * Every tool call goes through the invocation pipeline (src/operations/invoke.ts), exactly like
  * its REST route: the result carries the REST response JSON, and a contract error is an
  * `isError` result holding the REST error envelope (docs/mcp.md).
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { createServer } from '../../patches/mcp-sdk-closures.ts';
 import type { Caller } from '../../auth/caller.ts';
@@ -71,6 +82,38 @@ function fallbackHandler(ctx: McpRequestContext, listing: ReturnType<ToolRegistr
     if (request.method === 'tools/call') return callTool(ctx, request.params);
     throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method.slice(0, MAX_ECHOED_NAME)}`);
   };
+}
+
+/**
+ * Answers a malformed `initialize` before the server sees it. The SDK parses its params with its
+ * own schema, and answers a failure `-32603` Internal error whose message is the raw issue list:
+ * a client's mistake is `-32602` with a readable message instead (docs/mcp.md#results-and-errors).
+ * Every other message goes to the server as before. Call it once the server is connected.
+ */
+export function screenInitialize(transport: Transport): void {
+  transport.onmessage = screened(transport, transport.onmessage);
+}
+
+/** Made by a function, not written inline where it is assigned (see fallbackHandler). */
+function screened(transport: Transport, next: Transport['onmessage']): NonNullable<Transport['onmessage']> {
+  return (message, extra) => {
+    const refusal = initializeRefusal(message);
+    if (refusal === null) next?.(message, extra);
+    else transport.send(refusal).catch((err: unknown) => transport.onerror?.(err as Error));
+  };
+}
+
+function initializeRefusal(message: JSONRPCMessage): JSONRPCErrorResponse | null {
+  if (!isJSONRPCRequest(message) || message.method !== 'initialize') return null;
+  // The schema the SDK's own handler parses with: what passes here passes there.
+  const parsed = InitializeRequestSchema.safeParse(message);
+  if (parsed.success) return null;
+  const path = parsed.error.issues[0]?.path.map(String).join('.') || 'params';
+  const error = new McpError(
+    ErrorCode.InvalidParams,
+    `Invalid params: ${path.slice(0, MAX_ECHOED_NAME)} is missing or malformed; initialize needs params {protocolVersion, capabilities, clientInfo: {name, version}}.`,
+  );
+  return { jsonrpc: '2.0', id: message.id, error: { code: error.code, message: error.message } };
 }
 
 /** A tool call that qualifies for the direct path: its id, the tool, and its arguments. */
