@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenPmError } from '../../clients/typescript/src/errors.ts';
-import { isRetryable, previewConfirmExecute } from '../../clients/typescript/src/two-phase.ts';
+import { isRetryable, mayHaveRun, previewConfirmExecute } from '../../clients/typescript/src/two-phase.ts';
 import type { Order, OrderPreview, OpinionPreview, OwnerOpinionList, PublishedOpinion } from '../../src/contract/index.ts';
 import { KEYS, MARKETS, startStack, type Stack } from '../helpers/stack.ts';
 import { genericMarketId, outcomeId } from '../../sandbox/index.ts';
@@ -134,6 +134,85 @@ describe('previewConfirmExecute', () => {
     expect(mine.data.filter((o) => o.content === content)).toHaveLength(1);
   });
 
+  it('reads a 5xx answer then CONFIRM_TOKEN_USED on a publish as "executed, answer lost": never a second opinion', async () => {
+    const content = `Still holding ${Date.now()}`;
+    // The backend publishes, then its answer is replaced by a 500.
+    await stack.admin('POST', '/faults', {
+      method: 'POST',
+      pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`,
+      status: 500,
+      times: 1,
+      phase: 'after',
+    });
+    const seen: string[] = [];
+    const outcome = await previewConfirmExecute({
+      preview: () => call<OpinionPreview>('POST', `/topics/${MARKETS.aliceOpen}/opinion-preview`, { content }),
+      confirm: () => true,
+      execute: async (token) => {
+        try {
+          return await call<PublishedOpinion>('POST', '/opinions', { confirm_token: token });
+        } catch (err) {
+          seen.push((err as OpenPmError).code);
+          throw err;
+        }
+      },
+      sleep: noWait,
+    });
+    expect(seen).toEqual(['INTERNAL', 'CONFIRM_TOKEN_USED']);
+    expect(outcome.status).toBe('executed_answer_lost');
+    const mine = await call<OwnerOpinionList>('GET', '/me/opinions?limit=100');
+    expect(mine.data.filter((o) => o.content === content)).toHaveLength(1);
+  });
+
+  it('reports "unknown" when the retries run out after an answer that may have been lost', async () => {
+    const busy = new OpenPmError(
+      409,
+      { error: { code: 'RETRY_IDEMPOTENCY_KEY', message: 'in flight', details: { retry_after: 1 } } },
+      undefined,
+      1,
+    );
+    const failures: unknown[] = [new TypeError('fetch failed'), busy, busy];
+    const outcome = await previewConfirmExecute({
+      preview: async () => ({ summary: {}, confirm_token: 't', expires_at: new Date(Date.now() + 300_000).toISOString() }),
+      confirm: () => true,
+      execute: async () => {
+        throw failures.shift();
+      },
+      sleep: noWait,
+    });
+    expect(outcome).toMatchObject({ status: 'unknown', error: busy });
+    expect(failures).toEqual([]);
+  });
+
+  it("does not wait past the token's expiry: a day window's Retry-After ends the flow at once", async () => {
+    const waits: number[] = [];
+    const limited = new OpenPmError(
+      429,
+      { error: { code: 'RATE_LIMITED', message: 'day', details: { retry_after: 58_238 } } },
+      undefined,
+      58_238,
+    );
+    const flow = (first: unknown) => {
+      const failures = [first, limited];
+      return previewConfirmExecute({
+        preview: async () => ({ summary: {}, confirm_token: 't', expires_at: new Date(Date.now() + 300_000).toISOString() }),
+        confirm: () => true,
+        execute: async () => {
+          throw failures.shift();
+        },
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      });
+    };
+    // Nothing ran: the refusal itself is the answer.
+    await expect(flow(limited)).rejects.toBe(limited);
+    expect(waits).toEqual([]);
+    // An earlier attempt may have run: that is not known, so the outcome says so.
+    expect(await flow(new TypeError('fetch failed'))).toMatchObject({ status: 'unknown', error: limited });
+    expect(waits).toEqual([500]);
+  });
+
   it('does not retry what a retry cannot fix', async () => {
     let attempts = 0;
     await expect(
@@ -171,5 +250,6 @@ describe('OpenPmError', () => {
     );
     expect(isRetryable(limited)).toBe(true);
     expect(isRetryable(new TypeError('fetch failed'))).toBe(true);
+    expect([mayHaveRun(limited), mayHaveRun(new TypeError('fetch failed')), mayHaveRun(e)]).toEqual([false, true, false]);
   });
 });

@@ -16,6 +16,11 @@
  * back retried after a lost answer gets the same result back (`replayed: true`). A published
  * opinion is strictly single-use: a retry after a lost answer is refused with
  * CONFIRM_TOKEN_USED, which here means "it was published; the answer was lost".
+ *
+ * When the answer may have been lost (no answer, a 5xx, RETRY_IDEMPOTENCY_KEY) and no retry
+ * settles it within the attempts or the token's 5 minutes, the outcome is `unknown`: the action
+ * may have run. Look at the owner's data (GET /me/positions, /me/opinions, /me/backed-opinions)
+ * before previewing again, or a second preview may charge twice.
  */
 import { OpenPmError } from './errors.ts';
 
@@ -35,7 +40,12 @@ export type Outcome<P extends PreviewAnswer, R> =
   /** The preview says the action is not possible now (`reason`); nothing to confirm. */
   | { status: 'refused'; preview: P; reason: string }
   /** The action ran, but its answer was lost and cannot be replayed (a published opinion). */
-  | { status: 'executed_answer_lost'; preview: P };
+  | { status: 'executed_answer_lost'; preview: P }
+  /**
+   * The action may or may not have run: an answer was lost and the retries allowed (attempts,
+   * the token's expiry) did not settle it. `error` is the last failure. Check before retrying.
+   */
+  | { status: 'unknown'; preview: P; error: unknown };
 
 export interface TwoPhaseFlow<P extends PreviewAnswer, R> {
   preview: () => Promise<P>;
@@ -48,6 +58,8 @@ export interface TwoPhaseFlow<P extends PreviewAnswer, R> {
   backoffMs?: number;
   /** Injected for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** Injected for tests: the clock the token's `expires_at` is compared with. */
+  now?: () => number;
 }
 
 /** Codes after which the same token may be presented again (the claim was given back). */
@@ -60,6 +72,18 @@ const RETRY_CODES = new Set([
   'OPINIONS_UNAVAILABLE',
   'PREVIEW_UNAVAILABLE',
 ]);
+
+/**
+ * Failures that do not say the action did not run: the backend may have performed it before
+ * the answer was lost (a 5xx), or is still performing it (RETRY_IDEMPOTENCY_KEY).
+ */
+const MAY_HAVE_RUN_CODES = new Set(['RETRY_IDEMPOTENCY_KEY', 'INTERNAL', 'CONFIRM_UNAVAILABLE']);
+
+/** Whether an execution that failed this way may have run all the same. */
+export function mayHaveRun(err: unknown): boolean {
+  if (err instanceof OpenPmError) return MAY_HAVE_RUN_CODES.has(err.code);
+  return isRetryable(err);
+}
 
 /** Whether an execution that failed this way may be retried with the same token. */
 export function isRetryable(err: unknown): boolean {
@@ -76,6 +100,8 @@ export async function previewConfirmExecute<P extends PreviewAnswer, R>(flow: Tw
 
   const attempts = Math.max(1, flow.attempts ?? 3);
   const sleep = flow.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = flow.now ?? Date.now;
+  const expiresAt = preview.expires_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(preview.expires_at);
   let backoff = flow.backoffMs ?? 500;
   let answerMaybeLost = false;
   for (let attempt = 1; ; attempt++) {
@@ -85,10 +111,18 @@ export async function previewConfirmExecute<P extends PreviewAnswer, R>(flow: Tw
       if (answerMaybeLost && err instanceof OpenPmError && err.code === 'CONFIRM_TOKEN_USED') {
         return { status: 'executed_answer_lost', preview };
       }
-      if (attempt >= attempts || !isRetryable(err)) throw err;
-      if (!(err instanceof OpenPmError)) answerMaybeLost = true;
+      if (mayHaveRun(err)) answerMaybeLost = true;
       const wait = err instanceof OpenPmError && err.retryAfter !== undefined ? err.retryAfter * 1000 : backoff;
       backoff *= 2;
+      // A wait past the token's expiry (a day window's Retry-After) would only end in
+      // CONFIRM_TOKEN_EXPIRED, or in a used token's answer that can be had now.
+      const giveUp = attempt >= attempts || !isRetryable(err) || now() + wait >= expiresAt;
+      if (giveUp) {
+        // A definitive refusal is the truth (a performed action answers its replay or
+        // CONFIRM_TOKEN_USED instead); a failure that may have run is not.
+        if (answerMaybeLost && isRetryable(err)) return { status: 'unknown', preview, error: err };
+        throw err;
+      }
       await sleep(wait);
     }
   }
