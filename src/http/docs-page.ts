@@ -17,6 +17,7 @@
  * gateway hands /docs requests to it with inject().
  */
 import { readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import { hashKey } from '../auth/authenticator.ts';
@@ -132,11 +133,23 @@ async function buildDocsApp(opts: DocsPageOptions): Promise<FastifyInstance> {
 /** The MCP guide (docs/mcp.md) with its first heading dropped (the page title says it). */
 function readGuide(): string | undefined {
   try {
-    return readFileSync(MCP_GUIDE, 'utf8').replace(/^# .*\n+/, '');
+    return withRepositoryPaths(readFileSync(MCP_GUIDE, 'utf8').replace(/^# .*\n+/, ''));
   } catch {
     // Images built without the docs folder serve the reference alone.
     return undefined;
   }
+}
+
+/**
+ * The guide links other pages of the repository's docs (`performance.md`, `contract/….md`),
+ * which the gateway does not serve: each such link becomes its text and the file's path in the
+ * repository, so that no link of the served page leads to a 404. Links to a web address or to
+ * an anchor of the page stay as they are.
+ */
+export function withRepositoryPaths(markdown: string): string {
+  return markdown.replace(/\[([^\]]+)\]\((?![a-z][a-z0-9+.-]*:|#|\/)([^)\s#]+\.md)(#[^)\s]*)?\)/gi, (_link, text: string, path: string) => {
+    return `${text} (\`${posix.join('docs', path)}\`)`;
+  });
 }
 
 /** Whether the sandbox's demo key works here: checked once, a negative answer again after a minute. */

@@ -322,52 +322,6 @@ const SHARED_RESPONSES: Record<string, { status: number; description: string; he
 };
 const SHARED_BY_STATUS = new Map(Object.entries(SHARED_RESPONSES).map(([name, r]) => [r.status, name]));
 
-/** Codes each execution can answer beyond the shared ones, by status (docs/contract/writes.md#execution-refusals). */
-const EXECUTION_CODES: Record<string, readonly ErrorCode[]> = {
-  place_order: [
-    'CONFIRM_TOKEN_INVALID',
-    'TOPIC_ALREADY_STAKED',
-    'TOPIC_CLOSED',
-    'MECHANISM_UNSUPPORTED',
-    'TOPIC_MECHANISM_MISMATCH',
-    'TOPIC_QUOTE_EXPIRED',
-    'TOPIC_QUOTE_INVALID',
-    'RETRY_IDEMPOTENCY_KEY',
-    'STAKE_OUT_OF_RANGE',
-    'INSUFFICIENT_BALANCE',
-    'CONFIRM_TOKEN_EXPIRED',
-    'USER_PUNISHED',
-  ],
-  publish_opinion: [
-    'CONFIRM_TOKEN_INVALID',
-    'OPINION_SIDE_REQUIRED',
-    'OPINION_SIDE_INVALID',
-    'CONFIRM_TOKEN_USED',
-    'OPINION_TOPIC_CLOSED',
-    'OPINION_TOPIC_HIDDEN',
-    'CONTENT_INVALID',
-    'CONTENT_MODERATED',
-    'INSUFFICIENT_BALANCE',
-    'OPINIONS_UNAVAILABLE',
-    'CONFIRM_TOKEN_EXPIRED',
-    'USER_PUNISHED',
-  ],
-  back_opinion: [
-    'CONFIRM_TOKEN_INVALID',
-    'OPINION_NOT_FOUND',
-    'OPINION_ALREADY_BACKED',
-    'OPINION_BACK_PRICE_MOVED',
-    'OPINION_BACK_FULL',
-    'OPINION_BACK_CHAIN_BROKEN',
-    'TOPIC_CLOSED',
-    'RETRY_IDEMPOTENCY_KEY',
-    'INSUFFICIENT_BALANCE',
-    'OPINION_BACK_RETRY',
-    'CONFIRM_TOKEN_EXPIRED',
-    'USER_PUNISHED',
-  ],
-};
-
 /** The error statuses an operation can answer. */
 function errorStatuses(op: Operation): number[] {
   const out = [400, 401, 408, 414, 429, 431, 500, 503];
@@ -379,12 +333,11 @@ function errorStatuses(op: Operation): number[] {
 
 function describeStatus(op: Operation, status: number): string {
   const base = SHARED_RESPONSES[SHARED_BY_STATUS.get(status) ?? '']?.description;
-  const only = EXECUTION_CODES[op.name];
-  // A write can also meet a backend that asks to be retried (docs/contract/errors.md#error-codes).
-  if (status === 503 && op.scope === 'write')
-    return `${base ?? ''} Or the backend cannot answer this write now (\`PREVIEW_UNAVAILABLE\` on an order preview, \`OPINION_BACK_RETRY\` on a back): retry after \`Retry-After\` seconds.`;
-  if (op.kind !== 'execute' || only === undefined) return base ?? `Error ${status}.`;
-  const codes = codesOf(status, only).map((c) => `\`${c}\``);
+  if (op.errors === undefined) return base ?? `Error ${status}.`;
+  const codes = codesOf(status, op.errors).map((c) => `\`${c}\``);
+  // A backend that asks to be retried (docs/contract/errors.md#error-codes).
+  if (status === 503) return `${base ?? ''}${codes.length > 0 ? ` Also ${codes.join(', ')} (with \`Retry-After\`): retry later.` : ''}`;
+  if (op.kind !== 'execute') return base ?? `Error ${status}.`;
   switch (status) {
     case 400:
       return `\`INVALID_ARGUMENT\` (the body is not exactly \`{"confirm_token": "…"}\`; \`details.field\`), or ${codes.join(', ')}.`;
@@ -396,11 +349,16 @@ function describeStatus(op: Operation, status: number): string {
       return '`CONFIRM_TOKEN_EXPIRED`: the token is older than 5 minutes. Preview again.';
     case 422:
       return `The action is no longer possible: ${codes.join(', ')}.`;
-    case 503:
-      return `${base ?? ''}${codes.length > 0 ? ` Also ${codes.join(', ')} (with \`Retry-After\`): retry later.` : ''}`;
     default:
       return base ?? `Error ${status}.`;
   }
+}
+
+/** Whether an operation's answer with this status is its own rather than the shared one. */
+function ownAnswer(op: Operation, status: number): boolean {
+  if (op.errors === undefined) return false;
+  if (op.kind === 'execute') return [400, 404, 409, 410, 422, 503].includes(status);
+  return codesOf(status, op.errors).length > 0;
 }
 
 function examplesOf(set: Record<string, Example> | undefined): Json | undefined {
@@ -429,8 +387,7 @@ function errorContent(set: Record<string, Example> | undefined): Json {
 function errorResponse(op: Operation, status: number, examples: OpenApiExamples): Json {
   const own = examples.operations[op.name]?.responses[String(status)];
   const shared = SHARED_BY_STATUS.get(status);
-  const specific = op.kind === 'execute' && EXECUTION_CODES[op.name] !== undefined && [400, 404, 409, 410, 422, 503].includes(status);
-  if (own === undefined && !specific && shared !== undefined) return { $ref: `#/components/responses/${shared}` };
+  if (own === undefined && !ownAnswer(op, status) && shared !== undefined) return { $ref: `#/components/responses/${shared}` };
   const headers: Json = { 'X-Request-Id': header('X-Request-Id'), ...(SHARED_RESPONSES[shared ?? '']?.headers ?? {}) };
   if (status === 409) headers['Retry-After'] = header('Retry-After');
   return {

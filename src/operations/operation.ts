@@ -10,6 +10,7 @@ import { bindUpstream, type BoundUpstream } from '../upstream/bound.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { LimitClass } from '../limits/windows.ts';
 import type { Execution } from '../confirm/execute-once.ts';
+import type { ErrorCode } from '../errors/codes.ts';
 import type { ListCursors } from '../pagination/cursor.ts';
 
 export interface OperationLogger {
@@ -76,6 +77,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   output: O;
   /** Path parameters among the input's fields: a malformed one is 404, not 400. */
   pathParams?: readonly string[];
+  /**
+   * The contract's codes this operation answers beyond those every operation can (a bad
+   * argument, authentication, scope, limits, the kill switch, INTERNAL); the OpenAPI document
+   * describes its error answers from them (docs/contract/errors.md#error-codes).
+   */
+  errors?: readonly ErrorCode[];
   execute(ctx: OperationContext, input: z.infer<I>): Promise<OperationResult<z.infer<O>>>;
 }
 

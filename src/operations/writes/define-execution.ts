@@ -10,6 +10,7 @@ import { ConfirmRequest } from '../../contract/writes.ts';
 import { ReplayedByBackend, executeOnce, type Execution } from '../../confirm/execute-once.ts';
 import type { Written } from '../../upstream/bound.ts';
 import type { TokenClaims } from '../../confirm/token.ts';
+import type { ErrorCode } from '../../errors/codes.ts';
 import { defineOperation, type Operation, type OperationContext } from '../operation.ts';
 import { boundParams, confirmDeps } from './shared.ts';
 
@@ -22,6 +23,8 @@ export interface ExecutionSpec<P extends z.ZodType, O extends z.ZodType> extends
   output: O;
   /** What the token of the matching preview binds (besides user, key and action). */
   params: P;
+  /** The codes it answers beyond every operation's (docs/contract/writes.md#execution-refusals). */
+  errors: readonly ErrorCode[];
   /**
    * Performs the action once; its answer becomes the body, with `replayed` added. When the
    * backend replayed an earlier call instead, it returns the body through `performed`.
@@ -52,6 +55,7 @@ export function defineExecution<P extends z.ZodType, O extends z.ZodType>(spec: 
     mcp: true,
     input: ConfirmRequest,
     output: spec.output,
+    errors: spec.errors,
     async execute(ctx, input) {
       const done = await executeOnce<Body<O>>(confirmDeps(ctx), execution, input.confirm_token, ctx.caller, (claims) =>
         spec.run(ctx, boundParams(spec.params, claims), claims),

@@ -54,6 +54,8 @@ export const previewOrder = defineOperation({
   input: PreviewOrderInput,
   output: OrderPreview,
   pathParams: ['topic_id'],
+  // The backend's quote can be inconsistent; the preview then asks to be retried.
+  errors: ['PREVIEW_UNAVAILABLE'],
   async execute(ctx, input) {
     return { body: await preview(ctx, input) };
   },

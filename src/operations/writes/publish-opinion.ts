@@ -20,12 +20,27 @@ export const publishOpinion = defineExecution({
   description:
     'Publishes the opinion previewed by preview_opinion, charging its `fee_coins`, and returns the published opinion. ' +
     EXECUTION_NOTE +
-    'Strictly single use: a second call answers 409 CONFIRM_TOKEN_USED even if the first answer was lost (check list_my_opinions). ' +
+    'Strictly single use: a second call answers 409 CONFIRM_TOKEN_USED even if the first answer was lost (check list_my_opinions), ' +
+    'or 409 RETRY_IDEMPOTENCY_KEY while the first is still being published (wait Retry-After, then call again). ' +
     'Position changed since the preview: 400 OPINION_SIDE_REQUIRED or OPINION_SIDE_INVALID.',
   action: 'publish_opinion',
   retry: 'refuse',
   localised: true,
   path: '/opinions',
+  errors: [
+    'CONFIRM_TOKEN_INVALID',
+    'OPINION_SIDE_REQUIRED',
+    'OPINION_SIDE_INVALID',
+    'CONFIRM_TOKEN_USED',
+    'OPINION_TOPIC_CLOSED',
+    'OPINION_TOPIC_HIDDEN',
+    'CONTENT_INVALID',
+    'CONTENT_MODERATED',
+    'INSUFFICIENT_BALANCE',
+    'OPINIONS_UNAVAILABLE',
+    'CONFIRM_TOKEN_EXPIRED',
+    'USER_PUNISHED',
+  ],
   output: PublishedOpinion,
   params: OpinionTokenParams,
   async run(ctx, p, claims) {

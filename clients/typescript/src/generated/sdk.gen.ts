@@ -253,7 +253,7 @@ export const previewOpinion = <ThrowOnError extends boolean = true>(options: Opt
 /**
  * Publish a previewed opinion
  *
- * Publishes the opinion previewed by preview_opinion, charging its `fee_coins`, and returns the published opinion. Call it only after the user explicitly confirmed the preview's summary, with only the `confirm_token` of that preview. Strictly single use: a second call answers 409 CONFIRM_TOKEN_USED even if the first answer was lost (check list_my_opinions). Position changed since the preview: 400 OPINION_SIDE_REQUIRED or OPINION_SIDE_INVALID.
+ * Publishes the opinion previewed by preview_opinion, charging its `fee_coins`, and returns the published opinion. Call it only after the user explicitly confirmed the preview's summary, with only the `confirm_token` of that preview. Strictly single use: a second call answers 409 CONFIRM_TOKEN_USED even if the first answer was lost (check list_my_opinions), or 409 RETRY_IDEMPOTENCY_KEY while the first is still being published (wait Retry-After, then call again). Position changed since the preview: 400 OPINION_SIDE_REQUIRED or OPINION_SIDE_INVALID.
  */
 export const publishOpinion = <ThrowOnError extends boolean = true>(options: Options<PublishOpinionData, ThrowOnError>): RequestResult<PublishOpinionResponses, PublishOpinionErrors, ThrowOnError> => (options.client ?? client).post<PublishOpinionResponses, PublishOpinionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

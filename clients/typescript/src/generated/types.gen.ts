@@ -2951,7 +2951,7 @@ export type PreviewOrderErrors = {
      */
     500: ErrorEnvelope;
     /**
-     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes).
+     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Also `PREVIEW_UNAVAILABLE` (with `Retry-After`): retry later.
      */
     503: ErrorEnvelope;
 };
@@ -3031,7 +3031,7 @@ export type PlaceOrderErrors = {
      */
     500: ErrorEnvelope;
     /**
-     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Or the backend cannot answer this write now (`PREVIEW_UNAVAILABLE` on an order preview, `OPINION_BACK_RETRY` on a back): retry after `Retry-After` seconds.
+     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes).
      */
     503: ErrorEnvelope;
 };
@@ -3200,7 +3200,7 @@ export type PublishOpinionErrors = {
      */
     500: ErrorEnvelope;
     /**
-     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Or the backend cannot answer this write now (`PREVIEW_UNAVAILABLE` on an order preview, `OPINION_BACK_RETRY` on a back): retry after `Retry-After` seconds.
+     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Also `OPINIONS_UNAVAILABLE` (with `Retry-After`): retry later.
      */
     503: ErrorEnvelope;
 };
@@ -3359,7 +3359,7 @@ export type BackOpinionErrors = {
      */
     500: ErrorEnvelope;
     /**
-     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Or the backend cannot answer this write now (`PREVIEW_UNAVAILABLE` on an order preview, `OPINION_BACK_RETRY` on a back): retry after `Retry-After` seconds.
+     * `SERVICE_DISABLED`: the kill switch is on (every operation, or only writes). Also `OPINION_BACK_RETRY` (with `Retry-After`): retry later.
      */
     503: ErrorEnvelope;
 };
