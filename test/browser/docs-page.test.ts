@@ -109,7 +109,7 @@ describe('/docs in a browser', () => {
     await guide.getByRole('heading', { name: 'Tools by scope' }).first().waitFor({ timeout: 90_000 });
     expect(await guide.getByText('list_my_ruby_ledger').count()).toBeGreaterThan(0);
     // Every link of the guide to another page of the gateway leads somewhere.
-    const hrefs = await guide.$$eval('a[href]', (links) => links.map((a) => (a as HTMLAnchorElement).href));
+    const hrefs = await guide.$$eval('a[href]', (links) => links.map((a) => (a as unknown as { href: string }).href));
     const elsewhere = [...new Set(hrefs)].filter((h) => h.startsWith(stack.url) && new URL(h).pathname !== '/docs/mcp');
     for (const href of elsewhere) expect([href, (await fetch(href)).status]).not.toEqual([href, 404]);
     await guide.screenshot({ path: new URL('docs-mcp.png', OUTPUT).pathname });
