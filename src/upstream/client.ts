@@ -198,10 +198,12 @@ export class UpstreamClient {
       reqId: ctx.requestId,
     };
     const out: Outgoing = { method, path, headers, body, endpoint: endpointTemplate(opts.path), where };
+    // A page asked for at most `limit` items holds no more (the backend is not trusted to page).
+    const maxItems = typeof opts.query?.['limit'] === 'number' ? opts.query['limit'] : undefined;
 
     if (!shared) {
       const raw = await this.#send(ctx, out);
-      const data = this.#read(ctx, where, opts.schema, raw, out);
+      const data = this.#read(ctx, where, method, maxItems, opts.schema, raw, out);
       if (raw.replayed) {
         (ctx.log.info ?? ctx.log.warn).call(ctx.log, where, 'upstream answered an idempotent replay');
         opts.onIdempotentReplay?.();
@@ -210,13 +212,13 @@ export class UpstreamClient {
     }
 
     const flight = this.#flights.run(coalesceKey(method, path), ctx.requestId, () => this.#send(ctx, out));
-    if (!flight.joined) return this.#read(ctx, where, opts.schema, await flight.promise, out);
+    if (!flight.joined) return this.#read(ctx, where, method, maxItems, opts.schema, await flight.promise, out);
     // Joining is the normal case of a busy public read, so it is a debug line: at info it was a
     // log line per coalesced request, which is what coalescing exists to save.
     ctx.log.debug?.({ ...where, sharedWith: flight.leader }, 'upstream call shared with an identical one in flight');
     // Each caller reads (and validates) the shared answer for itself, so no two callers ever
     // hold the same objects; only the leader measures the call.
-    return this.#read(ctx, where, opts.schema, await flight.promise, null);
+    return this.#read(ctx, where, method, maxItems, opts.schema, await flight.promise, null);
   }
 
   async close(): Promise<void> {
@@ -276,7 +278,17 @@ export class UpstreamClient {
         throw new ApiError('INTERNAL', { cause: err });
       }
 
-      if (retryable && RETRY_STATUSES.has(status)) {
+      let payload: unknown;
+      let malformed = false;
+      try {
+        payload = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        malformed = true;
+      }
+
+      // A retryable status is retried only when no healthy backend answered it: a 503 carrying
+      // one of its business codes ("busy") is an answer, and asking again would triple its load.
+      if (retryable && RETRY_STATUSES.has(status) && isBackendFailure(status, payload)) {
         const wait = this.#waitBeforeRetry(attempt, deadline.at);
         if (wait !== null) {
           const took = seconds();
@@ -289,10 +301,7 @@ export class UpstreamClient {
         }
       }
 
-      let payload: unknown;
-      try {
-        payload = text === '' ? undefined : JSON.parse(text);
-      } catch {
+      if (malformed) {
         this.#measure(out, 'failed', seconds());
         this.#report(ctx, ticket, status < 500);
         const err = new MalformedAnswer(`non-JSON body with HTTP ${status}`);
@@ -308,6 +317,8 @@ export class UpstreamClient {
   #read<S extends z.ZodType>(
     ctx: CallContext,
     where: Record<string, unknown>,
+    method: 'GET' | 'POST',
+    maxItems: number | undefined,
     schema: S,
     raw: RawAnswer,
     measured: Outgoing | null,
@@ -317,27 +328,31 @@ export class UpstreamClient {
     if (envelope !== null && typeof envelope === 'object' && envelope.errCode !== 0) {
       const parsed = ErrorEnvelope.safeParse(envelope);
       if (parsed.success) {
-        const mapped = mapUpstreamError(parsed.data.errCode);
+        const mapped = mapUpstreamError(parsed.data.errCode, method);
         const internal = mapped.code === 'INTERNAL';
         if (measured !== null) this.#measure(measured, internal ? 'failed' : 'error', raw.seconds);
-        const level = logLevelOf(mapped);
-        const log =
-          level === 'error'
-            ? ctx.log.error.bind(ctx.log)
-            : level === 'info' && ctx.log.info
-              ? ctx.log.info.bind(ctx.log)
-              : ctx.log.warn.bind(ctx.log);
         // errMsg is for our logs only: it never reaches an API caller.
-        log({ ...where, status, errCode: parsed.data.errCode, errMsg: parsed.data.errMsg }, 'upstream error');
+        const line = { ...where, status, errCode: parsed.data.errCode, errMsg: parsed.data.errMsg };
+        const level = logLevelOf(mapped);
+        if (level === 'error') ctx.log.error(line, 'upstream error');
+        else if (level === 'warn') ctx.log.warn(line, 'upstream error');
+        else if (level === 'info') (ctx.log.info ?? ctx.log.warn).call(ctx.log, line, 'upstream error');
+        else ctx.log.debug?.(line, 'upstream error');
         throw mapped;
       }
     }
     const data = (envelope as { data?: unknown } | undefined)?.data;
     const parsed = schema.safeParse(data);
-    if (status < 200 || status >= 300 || envelope?.errCode !== 0 || !parsed.success) {
+    const overlong = parsed.success && maxItems !== undefined && itemCount(parsed.data) > maxItems;
+    if (status < 200 || status >= 300 || envelope?.errCode !== 0 || !parsed.success || overlong) {
       if (measured !== null) this.#measure(measured, 'failed', raw.seconds);
       ctx.log.error(
-        { ...where, status, issues: parsed.success ? undefined : parsed.error.issues.slice(0, 5) },
+        {
+          ...where,
+          status,
+          issues: parsed.success ? undefined : parsed.error.issues.slice(0, 5),
+          ...(overlong ? { items: itemCount(parsed.data), limit: maxItems } : {}),
+        },
         'upstream answer failed validation',
       );
       throw new ApiError('INTERNAL');
@@ -390,6 +405,12 @@ function isBackendFailure(status: number, payload: unknown): boolean {
   if (status < 500) return false;
   const parsed = ErrorEnvelope.safeParse(payload);
   return !parsed.success || parsed.data.errCode === 0 || mapUpstreamError(parsed.data.errCode).code === 'INTERNAL';
+}
+
+/** The length of a page's `items`, or 0 for an answer that is not a page. */
+function itemCount(data: unknown): number {
+  const items = (data as { items?: unknown } | null | undefined)?.items;
+  return Array.isArray(items) ? items.length : 0;
 }
 
 function coalesceKey(method: string, path: string): string {

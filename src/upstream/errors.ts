@@ -53,8 +53,22 @@ export class UpstreamApiError extends ApiError {
   }
 }
 
-export function mapUpstreamError(errCode: number): UpstreamApiError {
-  const code = TABLE.get(errCode) ?? 'INTERNAL';
+/**
+ * What a backend read (a GET) may answer besides its data: that the thing is not there. A read
+ * answering a rule of the write surface (a balance, a stake range, an idempotency key) or a key
+ * verdict is a backend fault, so the caller of a read never meets a code the contract keeps for
+ * writes or authentication (docs/internal-api.md, "Error codes").
+ */
+const READ_ANSWERS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['NOT_FOUND', 'OPINION_NOT_FOUND']);
+
+/**
+ * The open error for a backend error code. `method` is the call's: a GET keeps only the
+ * not-found codes (READ_ANSWERS); without it the code is mapped as the table says, which is how
+ * the breaker tells a healthy backend's refusal from a fault.
+ */
+export function mapUpstreamError(errCode: number, method?: 'GET' | 'POST'): UpstreamApiError {
+  const known = TABLE.get(errCode) ?? 'INTERNAL';
+  const code = method === 'GET' && !READ_ANSWERS.has(known) ? 'INTERNAL' : known;
   const retryAfter = RETRY_AFTER[code];
   return retryAfter === undefined
     ? new UpstreamApiError(code, errCode)
@@ -66,11 +80,14 @@ export function mapUpstreamError(errCode: number): UpstreamApiError {
 
 /**
  * How loud a mapped backend error is in the logs: a backend fault pages (`error`); an unknown
- * key is a client's mistake, routine on a public API (`info`); other refusals are `warn`.
+ * key is a client's mistake, routine on a public API (`info`); something not there is routine
+ * too, and looked for on purpose (a poll's id is tried as a market first), so `debug`; other
+ * refusals are `warn`.
  */
-export function logLevelOf(err: ApiError): 'error' | 'warn' | 'info' {
+export function logLevelOf(err: ApiError): 'error' | 'warn' | 'info' | 'debug' {
   if (err.code === 'INTERNAL') return 'error';
-  return err.code === 'UNAUTHORIZED' ? 'info' : 'warn';
+  if (err.code === 'UNAUTHORIZED') return 'info';
+  return READ_ANSWERS.has(err.code) ? 'debug' : 'warn';
 }
 
 /** Whether an error is the backend's answer with this very code. */

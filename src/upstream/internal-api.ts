@@ -94,6 +94,8 @@ export const NumericId = z.string().regex(/^[0-9]{1,19}$/, 'numeric id');
 export const EpochMs = z.number().int().nonnegative();
 /** Coins, rubies, gems, prices: binary floats on the wire. */
 export const Amount = z.number().finite();
+/** A price or fee the user pays: never negative (a negative one would show a balance going up). */
+export const Charge = Amount.nonnegative();
 export const Probability = z.number().finite().min(0).max(1);
 
 const optionalText = z.string().optional();
@@ -219,7 +221,7 @@ export const MarketDetail = MarketSummary.extend({
   stakeRule: StakeRule,
   boost: Boost.nullable(),
   /** Fee in coins to publish an opinion on this market. */
-  opinionFee: Amount,
+  opinionFee: Charge,
   outcomes: z.array(Outcome.extend({ price: Probability })).min(2),
 });
 export type MarketDetail = z.infer<typeof MarketDetail>;
@@ -326,7 +328,7 @@ export const Relay = z.object({
   seatsMax: z.number().int().positive(),
   /** Seat the acting user would take now (backerCount + 1). */
   nextSeq: z.number().int().positive(),
-  nextPrice: Amount,
+  nextPrice: Charge,
   /** Most the next seat can receive, in rubies, if two more backers follow. */
   maxRelayPayback: Amount,
   /** Legacy name of the same figure. */

@@ -13,12 +13,32 @@ import { ctx, expectContract } from './helpers.ts';
 const AMOUNTS = [Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, -Number.MIN_VALUE, -0, 1e21, -1e-7, 0.5];
 const EPOCHS = [0, Number.MAX_SAFE_INTEGER, 8.64e15, 8.64e15 + 1];
 
+describe('backend values refused before any mapper sees them', () => {
+  it('a negative opinion fee or relay price: a charge that would raise the balance', () => {
+    const market = recordedData('prediction.market.lmsr-boosted.json', api.MarketDetail);
+    expect(api.MarketDetail.safeParse({ ...market, opinionFee: -10 }).success).toBe(false);
+    expect(api.MarketDetail.safeParse({ ...market, opinionFee: 0 }).success).toBe(true);
+    const relay = {
+      backerCount: 0,
+      seatsMax: 5,
+      nextSeq: 1,
+      nextPrice: 1,
+      maxRelayPayback: 0,
+      maxRelayPaybackSapphire: 0,
+      viewerBacked: false,
+    };
+    expect(api.Relay.partial().safeParse({ ...relay, nextPrice: -5 }).success).toBe(false);
+    expect(api.Relay.partial().safeParse(relay).success).toBe(true);
+  });
+});
+
 describe('extreme but valid backend values', () => {
   it.each(AMOUNTS)('amount %s', (amount) => {
     const market = api.MarketDetail.parse({
       ...recordedData('prediction.market.lmsr-boosted.json', api.MarketDetail),
       volume: amount,
-      opinionFee: amount,
+      // A charge is never negative (refused below); its extremes are the positive ones.
+      opinionFee: Math.abs(amount),
       boost: { multiplier: amount, startAt: 0, endAt: 0 },
       stakeRule: { minStake: 1, maxStake: Number.MAX_SAFE_INTEGER, defaultStake: 1, liquidity: amount, rulesVersion: '' },
     });

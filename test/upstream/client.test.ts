@@ -5,13 +5,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../src/errors/api-error.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
-import { UpstreamApiError } from '../../src/upstream/errors.ts';
+import { hasUpstreamCode, UpstreamApiError } from '../../src/upstream/errors.ts';
 
 const BASE = 'http://backend.test';
 const logged: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
 const log = {
   warn: (obj: object, msg: string) => logged.push({ level: 'warn', msg, obj: obj as Record<string, unknown> }),
   error: (obj: object, msg: string) => logged.push({ level: 'error', msg, obj: obj as Record<string, unknown> }),
+  debug: (obj: object, msg: string) => logged.push({ level: 'debug', msg, obj: obj as Record<string, unknown> }),
 };
 const ctx = { requestId: 'req-123', actingUser: '00000000-0000-4000-8000-0000000a0001', log };
 
@@ -92,7 +93,40 @@ describe('UpstreamClient', () => {
     expect(err.code).toBe('NOT_FOUND');
     expect(err).toBeInstanceOf(UpstreamApiError);
     expect(JSON.stringify(err.toEnvelope())).not.toContain('shard');
-    expect(logged[0]).toMatchObject({ level: 'warn', obj: { errCode: 40001, errMsg: 'poll gone (db shard 7)', reqId: 'req-123' } });
+    // Something not there is routine (a poll id is tried as a market first): a debug line.
+    expect(logged[0]).toMatchObject({ level: 'debug', obj: { errCode: 40001, errMsg: 'poll gone (db shard 7)', reqId: 'req-123' } });
+  });
+
+  it("answers a read's rule or key code as the backend fault it is, and keeps a write's", async () => {
+    // 30004 (coins insufficient), 30010 (idempotency key in flight), 20001 (key unknown): codes
+    // of writes and authentication, which a read must never hand to its caller.
+    for (const errCode of [30004, 30010, 20001]) {
+      nock(BASE).get('/internal/zones').reply(200, { errCode, errMsg: 'odd' });
+      const err = await failure(client().call(ctx, { path: '/internal/zones', schema: Thing }));
+      expect([errCode, err.code]).toEqual([errCode, 'INTERNAL']);
+      expect(hasUpstreamCode(err, errCode)).toBe(true);
+      expect(logged.at(-1)).toMatchObject({ level: 'error', obj: { errCode } });
+    }
+    nock(BASE).post('/internal/prediction/orders').reply(200, { errCode: 30004, errMsg: 'poor' });
+    const write = await failure(client().call(ctx, { method: 'POST', path: '/internal/prediction/orders', body: {}, schema: Thing }));
+    expect(write.code).toBe('INSUFFICIENT_BALANCE');
+  });
+
+  it('refuses a page holding more items than it was asked for', async () => {
+    const Page = z.object({ items: z.array(z.number()), total: z.number() });
+    const page = (n: number) => ({ errCode: 0, data: { items: Array.from({ length: n }, (_, i) => i), total: 500 } });
+    nock(BASE)
+      .get('/internal/list')
+      .query({ offset: 0, limit: 2 })
+      .reply(200, page(2))
+      .get('/internal/list')
+      .query({ offset: 2, limit: 2 })
+      .reply(200, page(3));
+    const c = client();
+    expect(await c.call(ctx, { path: '/internal/list', query: { offset: 0, limit: 2 }, schema: Page })).toMatchObject({ items: [0, 1] });
+    const err = await failure(c.call(ctx, { path: '/internal/list', query: { offset: 2, limit: 2 }, schema: Page }));
+    expect(err.code).toBe('INTERNAL');
+    expect(logged.at(-1)).toMatchObject({ level: 'error', msg: 'upstream answer failed validation', obj: { items: 3, limit: 2 } });
   });
 
   it('maps an unknown error code to INTERNAL', async () => {

@@ -61,6 +61,8 @@ describe('GET retries', () => {
     ['a business error', 404, { errCode: 30001, errMsg: 'no market' }],
     ['a 4xx', 400, { errCode: 10001 }],
     ['a malformed 200', 200, { errCode: 0, data: { name: 1 } }],
+    // A healthy backend saying it is busy: asking again at once would only add to its load.
+    ['a 503 carrying a business code (busy)', 503, { errCode: 50011, errMsg: 'busy' }],
   ])('does not retry %s', async (_name, status, body) => {
     nock(BASE).get('/internal/x').reply(status, body);
     const spare = nock(BASE).get('/internal/x').reply(200, OK);

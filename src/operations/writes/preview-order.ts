@@ -10,6 +10,7 @@ import { OrderPreview, OrderPreviewRequest } from '../../contract/writes.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { LANGUAGES } from '../../i18n/languages.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
+import { UpstreamApiError } from '../../upstream/errors.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import { TopicId } from '../params.ts';
@@ -110,7 +111,7 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOrder
     return { can_place: false, summary: figures === null ? summary : { ...summary, ...figures }, reason };
   }
 
-  const quote = await prediction.quote(ctx.upstream, market.marketId, { outcomeId: outcome.outcomeId, stake });
+  const quote = await prediction.quote(ctx.upstream, market.marketId, { outcomeId: outcome.outcomeId, stake }).catch(quoteRefused(ctx));
   const figures = orderFigures(quote, stake);
   if (figures === null) {
     ctx.log.warn({ topicId: market.marketId, quote }, 'order quote breaks the preview invariants');
@@ -136,6 +137,21 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOrder
  * (docs/contract/errors.md#error-codes), as OPINION_BACK_RETRY does.
  */
 export const PREVIEW_RETRY_AFTER_S = 2;
+
+/**
+ * The backend refused to quote what the preview's own rules let through (the topic closed, the
+ * balance changed, a stake rule moved in between): the preview cannot be shown now, so it asks
+ * to be previewed again, rather than answering a code that belongs to the execution.
+ */
+function quoteRefused(ctx: OperationContext) {
+  return (err: unknown): never => {
+    if (err instanceof UpstreamApiError && err.code !== 'INTERNAL' && err.code !== 'NOT_FOUND') {
+      ctx.log.warn({ errCode: err.errCode }, 'order quote refused after the preview rules passed');
+      throw previewUnavailable();
+    }
+    throw err;
+  };
+}
 
 function previewUnavailable(): ApiError {
   return new ApiError('PREVIEW_UNAVAILABLE', {

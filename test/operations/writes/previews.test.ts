@@ -395,4 +395,20 @@ describe('preview_order refused as TOPIC_CLOSED or ALREADY_STAKED: the figures a
       { retry_after: 2 },
     ]);
   });
+
+  it("a quote the backend refuses after the preview's rules passed is 503 PREVIEW_UNAVAILABLE, not the execution's code", async () => {
+    // 30002 market closed, 30004 coins insufficient, 30005 stake out of range, 30006 mechanism
+    for (const errCode of [30002, 30004, 30005, 30006]) {
+      const quote = () => {
+        throw mapUpstreamError(errCode, 'POST');
+      };
+      const err = (await refusal(previewOrder.execute(stubBackend({ quote }), input))) as ApiError;
+      expect([errCode, err.code, err.status]).toEqual([errCode, 'PREVIEW_UNAVAILABLE', 503]);
+    }
+    // A backend fault stays the fault it is.
+    const broken = () => {
+      throw mapUpstreamError(99999, 'POST');
+    };
+    expect(((await refusal(previewOrder.execute(stubBackend({ quote: broken }), input))) as ApiError).code).toBe('INTERNAL');
+  });
 });
