@@ -6,8 +6,9 @@
  * | ------------------ | ------------------------------- | ------------------------------------ |
  * | GET /livez         | no                              | open                                 |
  * | GET /metrics       | no (scraped by Prometheus)      | open                                 |
- * | GET /kill-switch   | yes                             | open                                 |
- * | PUT /kill-switch   | yes                             | only when ADMIN_HOST is loopback     |
+ * | GET /kill-switch   | yes                             | open (on loopback: from this host)   |
+ * | PUT /kill-switch   | yes                             | only when ADMIN_HOST is loopback,    |
+ * |                    |                                 | from this host (fromThisHost)        |
  *
  * Errors use the contract's envelope with codes of the closed set.
  */
@@ -74,6 +75,11 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
   /** Throws unless the request may read (`read`) or change (`write`) the kill switch. */
   const authorize = (request: FastifyRequest, access: 'read' | 'write'): void => {
     if (token === undefined) {
+      if (changesAllowedWithoutToken && !fromThisHost(request)) {
+        throw new ApiError('FORBIDDEN', {
+          message: 'Without ADMIN_TOKEN the kill switch answers only requests addressed to this host, not from a web page.',
+        });
+      }
       if (access === 'read' || changesAllowedWithoutToken) return;
       throw new ApiError('FORBIDDEN', {
         message: 'Changing the kill switch needs ADMIN_TOKEN when the admin server listens beyond loopback.',
@@ -144,6 +150,18 @@ export function isLoopbackHost(host: string): boolean {
   if (isIP(h) === 4) return h.startsWith('127.');
   if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
   return false;
+}
+
+/**
+ * Whether a request to a loopback admin server without a token came from this host, as an
+ * operator's command does, rather than from a web page: a page the operator's browser opens
+ * can reach 127.0.0.1 by rebinding its own name to it (DNS rebinding), but its requests still
+ * name that foreign host in `Host` and carry an `Origin`, which a command line never sends.
+ */
+export function fromThisHost(request: Pick<FastifyRequest, 'headers'>): boolean {
+  const { host, origin } = request.headers;
+  if (origin !== undefined) return false;
+  return host !== undefined && isLoopbackHost(host.replace(/:\d*$/, ''));
 }
 
 /** Constant-time comparison of `Bearer <token>` (digests, so lengths leak nothing either). */

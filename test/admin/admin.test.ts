@@ -189,6 +189,23 @@ describe('admin server: kill switch without ADMIN_TOKEN', () => {
     }
   });
 
+  it('on a loopback address, refuses what a web page sends (DNS rebinding): a foreign Host, any Origin', async () => {
+    const { app, killSwitch } = await admin({ ADMIN_HOST: '127.0.0.1' });
+    const page = { host: 'rebind.attacker.example:9090', origin: 'http://rebind.attacker.example:9090' };
+    for (const headers of [page, { host: page.host }, { host: '127.0.0.1:9090', origin: page.origin }]) {
+      const put = await app.inject({ method: 'PUT', url: '/kill-switch', headers, payload: { mode: 'all', reason: 'rebound page' } });
+      expect(put.statusCode).toBe(403);
+      expect(put.json().error.code).toBe('FORBIDDEN');
+      expect((await app.inject({ method: 'GET', url: '/kill-switch', headers })).statusCode).toBe(403);
+    }
+    expect(killSwitch.current().mode).toBe('off');
+    // What operators' commands send: the loopback name or address, with or without a port.
+    for (const host of ['localhost:9090', '127.0.0.1:9090', '[::1]:9090', 'localhost']) {
+      const get = await app.inject({ method: 'GET', url: '/kill-switch', headers: { host } });
+      expect(get.statusCode, host).toBe(200);
+    }
+  });
+
   it('on any other address, reads work and changes are 403 FORBIDDEN', async () => {
     for (const host of ['0.0.0.0', '::', '10.0.0.5', 'admin.internal']) {
       const { app, killSwitch } = await admin({ ADMIN_HOST: host });
