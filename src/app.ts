@@ -21,6 +21,7 @@ import { AccessLog } from './http/access-log.ts';
 import { acceptJsonBodiesOnly } from './http/json-bodies.ts';
 import { loggerOptions } from './http/logging.ts';
 import { genReqId } from './http/request-id.ts';
+import { requestTimeoutOptions } from './http/request-timeout.ts';
 import health from './plugins/health.ts';
 import killSwitchGate from './plugins/kill-switch.ts';
 import noStore from './plugins/no-store.ts';
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     genReqId,
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ...requestTimeoutOptions(config.REQUEST_TIMEOUT_MS),
     // While draining, requests already on open connections are still served in full (with the
     // contract's envelope) rather than getting Fastify's own 503 body.
     return503OnClosing: false,

@@ -5,6 +5,7 @@
 import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
 import { MAX_UPSTREAM_TIMEOUT_MS } from './confirm/execute-once.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-timeout.ts';
 import { parseConfirmKeys } from './confirm/token.ts';
 import { parseAllowedOrigins } from './surfaces/mcp/origin.ts';
 
@@ -52,6 +53,11 @@ export const ConfigSchema = z
     NODE_ENV: z.string().default('development'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: port.default(8080),
+    /**
+     * A request (headers and body) not received in full within this long is answered 408 and its
+     * connection closed, so a client that never finishes a body cannot hold a connection.
+     */
+    REQUEST_TIMEOUT_MS: positiveMs.max(300_000).default(DEFAULT_REQUEST_TIMEOUT_MS),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Base of every resource's human-visitable `url`. */
     PUBLIC_WEB_URL: z.url().default('https://sandbox.openpm.example'),

@@ -27,6 +27,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { installErrorHandling } from '../http/error-handler.ts';
 import { acceptJsonBodiesOnly } from '../http/json-bodies.ts';
 import { genReqId } from '../http/request-id.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutOptions } from '../http/request-timeout.ts';
 import requestId from '../plugins/request-id.ts';
 import { KILL_MODES, KillSwitchUnavailableError, type KillSwitch } from '../killswitch/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -36,7 +37,7 @@ export interface AdminServices {
   killSwitch: KillSwitch;
 }
 
-export type AdminConfig = Pick<Config, 'ADMIN_HOST' | 'ADMIN_TOKEN'>;
+export type AdminConfig = Pick<Config, 'ADMIN_HOST' | 'ADMIN_TOKEN'> & Partial<Pick<Config, 'REQUEST_TIMEOUT_MS'>>;
 
 export interface AdminBuildOptions {
   /** Logger options (tests pass `false`). */
@@ -62,6 +63,8 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
     // Prometheus scrapes every few seconds: no per-request lines; changes are logged below.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
+    // On a pod address every pod can reach it: a request that never ends must not hold a connection.
+    ...requestTimeoutOptions(config.REQUEST_TIMEOUT_MS ?? DEFAULT_REQUEST_TIMEOUT_MS),
   });
   installErrorHandling(app);
   acceptJsonBodiesOnly(app);

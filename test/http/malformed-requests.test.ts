@@ -93,6 +93,22 @@ describe("bytes Node's HTTP parser refuses (clientError)", () => {
     expect(apiError?.toEnvelope()).toEqual(example);
   });
 
+  it('a body never finished is 408 INVALID_ARGUMENT after REQUEST_TIMEOUT_MS, and its connection closed', async () => {
+    const slow = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMITS: 'off', REQUEST_TIMEOUT_MS: 1000 } });
+    try {
+      const started = Date.now();
+      const head = `POST ${V1}/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEYS.aliceWrite}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`;
+      const r = await rawExchange(slow.url, head, 10_000);
+      const took = Date.now() - started;
+      expect(took).toBeLessThan(5_000);
+      expect(r.status).toBe(408);
+      expect(r.headers['connection']).toBe('close');
+      expectEnvelope(r.status ?? 0, JSON.parse(r.body), { status: 408, code: 'INVALID_ARGUMENT', field: 'request' });
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('a reset connection gets no answer', () => {
     expect(clientFaultError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).toBeNull();
   });
