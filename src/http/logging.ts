@@ -33,6 +33,13 @@ const TOKEN_SHAPE_RE = /ct1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
 /** The one test every string passes: nothing of the three shapes can match without it. */
 const MAYBE_SECRET_RE = /=|opk_|ct1\./;
 
+const SECRET_SHAPE_RE = new RegExp(`${KEY_SHAPE_RE.source}|${TOKEN_SHAPE_RE.source}`);
+
+/** Whether the text holds a key or a confirm token. */
+export function holdsSecret(text: string): boolean {
+  return SECRET_SHAPE_RE.test(text);
+}
+
 /** The text with every secret query value, key and confirm token replaced by `[redacted]`. */
 export function redactText(text: string): string {
   if (!MAYBE_SECRET_RE.test(text)) return text;
@@ -61,8 +68,9 @@ function censorHeaders(headers: unknown): unknown {
 
 /**
  * The object with its secret-bearing fields censored (`headers`, `confirm_token`,
- * `body.confirm_token`), looked for on the object itself and on each object one level down;
- * the same object, untouched, when there is none. `req` and `res` are left to their
+ * `body.confirm_token`) and a key or token redacted from every string value (a handle, a path
+ * or a backend's message can quote one), looked for on the object itself and on each object one
+ * level down; the same object, untouched, when there is none. `req` and `res` are left to their
  * serializers, which write no headers. Copies, never mutates: the object may be live state.
  */
 export function redactFields(obj: object, depth = 0): object {
@@ -84,14 +92,17 @@ export function redactFields(obj: object, depth = 0): object {
   if (body !== null && typeof body === 'object' && own(body, 'confirm_token') !== undefined) {
     set('body', { ...(body as Record<string, unknown>), confirm_token: REDACTED });
   }
-  if (depth === 0) {
-    for (const key of Object.keys(obj)) {
-      if (key === 'req' || key === 'res' || key === 'headers' || key === 'body') continue;
-      const value = (obj as Record<string, unknown>)[key];
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
-      const redacted = redactFields(value, 1);
+  for (const key of Object.keys(obj)) {
+    if (key === 'req' || key === 'res' || key === 'headers' || key === 'body') continue;
+    const value = (obj as Record<string, unknown>)[key];
+    if (typeof value === 'string') {
+      const redacted = redactText(value);
       if (redacted !== value) set(key, redacted);
+      continue;
     }
+    if (depth > 0 || value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    const redacted = redactFields(value, 1);
+    if (redacted !== value) set(key, redacted);
   }
   return copy ?? obj;
 }

@@ -90,4 +90,17 @@ describe('loggerOptions', () => {
     expect(lines()).toContain('"type":"UrlError"');
     expect(lines()).toContain('Route GET:/x?api_key=[redacted] not found');
   });
+
+  it('redacts a key quoted in any string field, one level down too (a handle in a path, a backend message)', () => {
+    const { log, lines } = logger();
+    const key = 'opk_test_alice_write_000000000';
+    log.warn(
+      { upstream: { method: 'GET', path: `/internal/users/by-handle/${key}/created` }, errMsg: `user @${key} not found`, errCode: 60002 },
+      'upstream error',
+    );
+    expect(lines()).not.toContain('opk_');
+    expect(lines()).toContain('"path":"/internal/users/by-handle/[redacted]/created"');
+    expect(lines()).toContain('"errMsg":"user @[redacted] not found"');
+    expect(lines()).toContain('"errCode":60002');
+  });
 });

@@ -33,6 +33,11 @@ describe('request-id plugin', () => {
     expect(kept.headers['x-request-id']).toBe('ingress-42.a:b');
     const replaced = await a.inject({ method: 'GET', url: '/child', headers: { 'x-request-id': 'has spaces\tand tabs' } });
     expect(replaced.headers['x-request-id']).toMatch(UUID);
+    // A key or a confirm token would be echoed, logged and sent to the backend as it is.
+    for (const secret of ['opk_test_bob_write_00000000000', 'ct1.k1.cGF5bG9hZA.bWFj']) {
+      const res = await a.inject({ method: 'GET', url: '/child', headers: { 'x-request-id': secret } });
+      expect(res.headers['x-request-id']).toMatch(UUID);
+    }
   });
 
   it('echoes the id on answers no route made (404)', async () => {
