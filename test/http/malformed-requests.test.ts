@@ -54,6 +54,16 @@ describe('faults the router meets before routing', () => {
     }
   });
 
+  it('an absolute-form request target is served like its path (RFC 9112 asks servers to accept it)', async () => {
+    const { host } = new URL(stack.url);
+    const r = await rawExchange(
+      stack.url,
+      `GET http://${host}${V1}/topic-categories HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEYS.aliceRead}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(r.status).toBe(200);
+    expect((JSON.parse(r.body) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+  });
+
   it('an unknown route is 404 NOT_FOUND without the path in the message', async () => {
     const marker = `nosuchroute${'z'.repeat(150)}`;
     const r = await stack.get(`${V1}/${marker}`, KEYS.aliceRead);

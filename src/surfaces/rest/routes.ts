@@ -13,6 +13,7 @@ import { negotiateAcceptLanguage } from '../../i18n/accept-language.ts';
 import type { Operation } from '../../operations/operation.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
 import { echoed, pathParameterElsewhere } from '../../operations/validate-input.ts';
+import { routerPath } from '../../http/paths.ts';
 
 export interface RestRoutesOptions {
   pipeline: Pipeline;
@@ -27,7 +28,9 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
   // (a trailing or doubled slash) names no resource and is 404 (docs/contract/errors.md#request-errors).
   // Callback style, as every hook that waits for nothing (docs/performance.md, change 27).
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const path = request.url.split('?')[0] ?? '';
+    // Read as the router reads it: an absolute-form target (`GET http://host/open/v1/…`) is no
+    // doubled slash.
+    const path = routerPath(request.url);
     if (path.endsWith('/') || path.includes('//')) done(new ApiError('NOT_FOUND'));
     else done();
   });
