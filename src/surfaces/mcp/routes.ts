@@ -21,6 +21,7 @@
  * server-initiated streams.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Caller } from '../../auth/caller.ts';
 import { requireCaller } from '../../auth/plugin.ts';
@@ -168,7 +169,17 @@ function webRequest(request: FastifyRequest): Request {
   const headers = new Headers();
   for (const name of TRANSPORT_HEADERS) {
     const value = request.headers[name];
-    if (typeof value === 'string') headers.set(name, value);
+    if (typeof value === 'string') headers.set(name, name === 'mcp-protocol-version' ? shownVersion(value) : value);
   }
   return new Request(TRANSPORT_URL, { method: 'POST', headers });
+}
+
+/**
+ * The protocol version as the transport may quote it back: the SDK's refusal of an unsupported
+ * one names it, and an answer echoes no header beyond what names the problem
+ * (docs/contract/errors.md#request-errors), so anything but a date-shaped version is shown as
+ * `unsupported`.
+ */
+function shownVersion(value: string): string {
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(value) || /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : 'unsupported';
 }

@@ -82,6 +82,22 @@ describe('a request refused before any message runs counts once, as over REST', 
   });
 });
 
+describe('an unsupported MCP-Protocol-Version', () => {
+  it('is refused naming the supported versions, quoting the header only when it is date-shaped', async () => {
+    const key = await freshKey();
+    const long = await rpc(key, ping(1), { 'mcp-protocol-version': `<script>${'A'.repeat(3_000)}` });
+    expect(long.status).toBe(400);
+    const text = JSON.stringify(long.body);
+    expect(text.length).toBeLessThan(400);
+    expect(text).not.toContain('AAAA');
+    expect(text).not.toContain('<script>');
+    expect(long.body.error.message).toContain('supported versions');
+    const dated = await rpc(key, ping(2), { 'mcp-protocol-version': '1999-01-01' });
+    expect(dated.status).toBe(400);
+    expect(dated.body.error.message).toContain('1999-01-01');
+  });
+});
+
 describe('JSON-RPC batches', () => {
   it('answers a batch of one request with an array of one answer', async () => {
     const r = await rpc(KEYS.aliceRead, [ping(1)]);
