@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import * as contract from '../contract/index.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors/codes.ts';
-import type { Operation } from '../operations/operation.ts';
+import { pathParamsOf, type Operation, type OperationTag } from '../operations/operation.ts';
 import { LANGUAGES } from '../i18n/languages.ts';
 
 type Json = Record<string, unknown>;
@@ -72,10 +72,6 @@ function namedContractSchemas(): Map<z.ZodType, string> {
 
 function pascal(name: string): string {
   return name.replace(/(^|_)([a-z])/g, (_m, _sep: string, c: string) => c.toUpperCase());
-}
-
-function pathParamsOf(op: Operation): string[] {
-  return [...op.rest.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] as string);
 }
 
 /**
@@ -174,7 +170,8 @@ function reachable(roots: unknown, schemas: Record<string, Json>): Set<string> {
 // ---------------------------------------------------------------------------------------------
 // Tags, headers, shared responses
 
-const TAGS = [
+/** Every group an operation can declare (Operation.tag), described, in the reference's order. */
+const TAGS: readonly { name: OperationTag; description: string }[] = [
   { name: 'Search', description: 'Find predictions and polls by keyword.' },
   { name: 'Topics', description: 'Predictions and polls: lists, detail, opinions (comments) and probability history.' },
   { name: 'Catalog', description: 'Browsing aids: category channels, zones and contests.' },
@@ -193,35 +190,12 @@ const TAGS = [
     description: 'Publishing an opinion, in two phases: `opinion-preview`, then `POST /opinions` with its token (strictly single-use).',
   },
   { name: 'Backs', description: "Backing another user's opinion, in two phases: `back-preview`, then `POST /backs` with its token." },
-] as const;
-type Tag = (typeof TAGS)[number]['name'];
+];
 
-const TAG_GROUPS = [
+const TAG_GROUPS: { name: string; tags: OperationTag[] }[] = [
   { name: 'Read', tags: ['Search', 'Topics', 'Catalog', 'Users', 'Account'] },
   { name: 'Write (two phases)', tags: ['Orders', 'Opinions', 'Backs'] },
 ];
-
-function tagOf(op: Operation): Tag {
-  const path = op.rest.path;
-  if (op.scope === 'write') return path.includes('back') ? 'Backs' : path.includes('order') ? 'Orders' : 'Opinions';
-  const segment = path.split('/')[1];
-  switch (segment) {
-    case 'search':
-      return 'Search';
-    case 'topics':
-      return 'Topics';
-    case 'topic-categories':
-    case 'zones':
-    case 'contests':
-      return 'Catalog';
-    case 'users':
-      return 'Users';
-    case 'me':
-      return 'Account';
-    default:
-      throw new Error(`openapi: no tag for ${op.rest.method} ${path}`);
-  }
-}
 
 const HEADERS: Record<string, Json> = {
   'X-RateLimit-Limit': {
@@ -337,7 +311,8 @@ function describeStatus(op: Operation, status: number): string {
   const codes = codesOf(status, op.errors).map((c) => `\`${c}\``);
   // A backend that asks to be retried (docs/contract/errors.md#error-codes).
   if (status === 503) return `${base ?? ''}${codes.length > 0 ? ` Also ${codes.join(', ')} (with \`Retry-After\`): retry later.` : ''}`;
-  if (op.kind !== 'execute') return base ?? `Error ${status}.`;
+  if (op.kind !== 'execute')
+    return codes.length > 0 ? `${codes.join(', ')}; or ${base ?? `error ${status}.`}` : (base ?? `Error ${status}.`);
   switch (status) {
     case 400:
       return `\`INVALID_ARGUMENT\` (the body is not exactly \`{"confirm_token": "…"}\`; \`details.field\`), or ${codes.join(', ')}.`;
@@ -494,7 +469,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
       operationId: op.name,
       summary: op.title,
       description: op.description,
-      tags: [tagOf(op)],
+      tags: [op.tag],
       ...(op.mcp ? { 'x-mcp-tool': op.name } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody === undefined ? {} : { requestBody }),

@@ -52,6 +52,9 @@ export interface OperationResult<T> {
 
 export type OperationKind = 'read' | 'preview' | 'execute';
 
+/** The groups of the API reference; src/http/openapi.ts describes each. */
+export type OperationTag = 'Search' | 'Topics' | 'Catalog' | 'Users' | 'Account' | 'Orders' | 'Opinions' | 'Backs';
+
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** Stable id; the MCP tool name when the operation is a tool. */
   name: string;
@@ -70,13 +73,13 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Titles, options or opinions follow the caller's language. */
   localised: boolean;
   rest: { method: 'GET' | 'POST'; path: string };
+  /** The group it is listed under in the API reference (the OpenAPI document's tags). */
+  tag: OperationTag;
   /** Exposed as an MCP tool (docs/contract/mcp.md#mcp-tools lists which). */
   mcp: boolean;
   /** All parameters (path, query, body) under their REST names, as one object schema. */
   input: I;
   output: O;
-  /** Path parameters among the input's fields: a malformed one is 404, not 400. */
-  pathParams?: readonly string[];
   /**
    * The contract's codes this operation answers beyond those every operation can (a bad
    * argument, authentication, scope, limits, the kill switch, INTERNAL); the OpenAPI document
@@ -84,6 +87,21 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    */
   errors?: readonly ErrorCode[];
   execute(ctx: OperationContext, input: z.infer<I>): Promise<OperationResult<z.infer<O>>>;
+}
+
+const PATH_PARAMS = new WeakMap<Pick<Operation, 'rest'>, readonly string[]>();
+
+/**
+ * The input fields its REST path carries (`{topic_id}` in `/topics/{topic_id}`), read from the
+ * path itself so they cannot disagree with it: a malformed one is 404, not 400.
+ */
+export function pathParamsOf(op: Pick<Operation, 'rest'>): readonly string[] {
+  let names = PATH_PARAMS.get(op);
+  if (names === undefined) {
+    names = [...op.rest.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] as string);
+    PATH_PARAMS.set(op, names);
+  }
+  return names;
 }
 
 /** Identity helper that keeps the input and output types tied to their schemas. */

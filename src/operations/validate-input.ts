@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../errors/api-error.ts';
-import type { Operation } from './operation.ts';
+import { pathParamsOf, type Operation } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -20,7 +20,7 @@ export function validateInput<I extends z.ZodType>(op: Operation<I>, raw: unknow
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue === undefined || issue.path.length === 0 ? (unknownKeyOf(issue) ?? 'body') : issue.path.map(String).join('.');
-  if (op.pathParams?.includes(field) && !(surface === 'mcp' && issue?.code === 'invalid_type')) throw new ApiError('NOT_FOUND');
+  if (pathParamsOf(op).includes(field) && !(surface === 'mcp' && issue?.code === 'invalid_type')) throw new ApiError('NOT_FOUND');
   // An unknown parameter's name is the caller's input: named, but never echoed at length.
   const shown = echoed(field);
   throw new ApiError('INVALID_ARGUMENT', { message: messageFor(op, surface, issue, shown, raw), details: { field: shown } });
@@ -47,7 +47,7 @@ export function echoed(field: string): string {
 function knownNames(op: Operation, surface: 'rest' | 'mcp'): string[] {
   const names = Object.keys(propertiesOf(op.input));
   if (surface === 'mcp') return op.localised ? [...names, 'language'] : names;
-  return names.filter((n) => !op.pathParams?.includes(n));
+  return names.filter((n) => !pathParamsOf(op).includes(n));
 }
 
 function unknownMessage(field: string, known: readonly string[]): string {

@@ -50,6 +50,7 @@ function op(over: Partial<Operation> = {}): Operation {
     limit: 'read',
     localised: true,
     rest: { method: 'GET', path: '/probe' },
+    tag: 'Topics',
     mcp: true,
     input: z.strictObject({ n: z.int().min(1).optional() }),
     output: z.object({ lang: z.string() }),

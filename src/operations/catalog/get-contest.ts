@@ -15,9 +15,9 @@ export const getContest = defineOperation({
   limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/contests/{contest_id}' },
+  tag: 'Catalog',
   mcp: false,
   input: z.strictObject({ contest_id: UuidInput.meta({ description: 'Contest id (UUID).' }) }),
-  pathParams: ['contest_id'],
   output: Contest,
   async execute(ctx, input) {
     return { body: mapContest(await platform.getContest(ctx.upstream, input.contest_id), mapContextOf(ctx)) };

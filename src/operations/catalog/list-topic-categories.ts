@@ -15,6 +15,7 @@ export const listTopicCategories = defineOperation({
   limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topic-categories' },
+  tag: 'Catalog',
   mcp: true,
   input: z.strictObject(CompleteListParams),
   output: CategoryList,

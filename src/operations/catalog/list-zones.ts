@@ -15,6 +15,7 @@ export const listZones = defineOperation({
   limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/zones' },
+  tag: 'Catalog',
   mcp: false,
   input: z.strictObject(CompleteListParams),
   output: ZoneList,

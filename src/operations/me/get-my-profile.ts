@@ -16,6 +16,7 @@ export const getMyProfile = defineOperation({
   limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/me' },
+  tag: 'Account',
   mcp: true,
   input: z.strictObject({}),
   output: MyProfile,

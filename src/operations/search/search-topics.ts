@@ -40,6 +40,7 @@ export const searchTopics = defineOperation({
   limit: 'search',
   localised: true,
   rest: { method: 'GET', path: '/search' },
+  tag: 'Search',
   mcp: true,
   input: z.preprocess(
     ignorePagingOfPreview,

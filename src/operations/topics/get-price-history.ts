@@ -18,12 +18,12 @@ export const getPriceHistory = defineOperation({
   limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/topics/{topic_id}/price-history' },
+  tag: 'Topics',
   mcp: false,
   input: z.strictObject({
     topic_id: TopicId,
     range: z.enum(['1d', '1w', 'all']).default('all').meta({ description: 'Time range: 1d, 1w or all (default).' }),
   }),
-  pathParams: ['topic_id'],
   output: PriceHistory,
   async execute(ctx, input) {
     const market = await resolvePrediction(ctx.upstream, input.topic_id);

@@ -17,12 +17,12 @@ export const getTopic = defineOperation({
   limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topics/{topic_id}' },
+  tag: 'Topics',
   mcp: true,
   input: z.strictObject({
     topic_id: TopicId,
     type: z.enum(['prediction', 'poll']).optional().meta({ description: 'Hint: which kind of topic to look up first.' }),
   }),
-  pathParams: ['topic_id'],
   output: TopicDetail,
   async execute(ctx, input) {
     const topic = await resolveTopic(ctx.upstream, input.topic_id, input.type ?? 'prediction');

@@ -23,9 +23,9 @@ export const listTopicOpinions = defineOperation({
   limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topics/{topic_id}/comments' },
+  tag: 'Topics',
   mcp: true,
   input: z.strictObject({ topic_id: TopicId, ...Paging }),
-  pathParams: ['topic_id'],
   output: CommentList,
   async execute(ctx, input) {
     const codec = ctx.cursors;

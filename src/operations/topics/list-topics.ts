@@ -44,6 +44,7 @@ export const listTopics = defineOperation({
   limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topics' },
+  tag: 'Topics',
   mcp: true,
   input: z.strictObject({
     type: TopicTypeParam,

@@ -21,6 +21,7 @@ export const listUserTopics = defineOperation({
   limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/users/{handle}/topics' },
+  tag: 'Users',
   mcp: false,
   input: z.strictObject({
     handle: z
@@ -32,7 +33,6 @@ export const listUserTopics = defineOperation({
     type: TopicTypeParam,
     ...Paging,
   }),
-  pathParams: ['handle'],
   output: UserTopicList,
   async execute(ctx, input) {
     const offset = ctx.cursors.offsetOf(input.cursor);

@@ -24,6 +24,7 @@ export const backOpinion = defineExecution({
   retry: 'replay',
   localised: false,
   path: '/backs',
+  tag: 'Backs',
   errors: [
     'CONFIRM_TOKEN_INVALID',
     'OPINION_NOT_FOUND',

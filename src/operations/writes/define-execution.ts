@@ -11,7 +11,7 @@ import { ReplayedByBackend, executeOnce, type Execution } from '../../confirm/ex
 import type { Written } from '../../upstream/bound.ts';
 import type { TokenClaims } from '../../confirm/token.ts';
 import type { ErrorCode } from '../../errors/codes.ts';
-import { defineOperation, type Operation, type OperationContext } from '../operation.ts';
+import { defineOperation, type Operation, type OperationContext, type OperationTag } from '../operation.ts';
 import { boundParams, confirmDeps } from './shared.ts';
 
 export interface ExecutionSpec<P extends z.ZodType, O extends z.ZodType> extends Execution {
@@ -20,6 +20,7 @@ export interface ExecutionSpec<P extends z.ZodType, O extends z.ZodType> extends
   description: string;
   localised: boolean;
   path: string;
+  tag: OperationTag;
   output: O;
   /** What the token of the matching preview binds (besides user, key and action). */
   params: P;
@@ -52,6 +53,7 @@ export function defineExecution<P extends z.ZodType, O extends z.ZodType>(spec: 
     execution,
     localised: spec.localised,
     rest: { method: 'POST', path: spec.path },
+    tag: spec.tag,
     mcp: true,
     input: ConfirmRequest,
     output: spec.output,

@@ -24,6 +24,7 @@ export const placeOrder = defineExecution({
   retry: 'replay',
   localised: false,
   path: '/orders',
+  tag: 'Orders',
   errors: [
     'CONFIRM_TOKEN_INVALID',
     'TOPIC_ALREADY_STAKED',

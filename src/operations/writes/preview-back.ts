@@ -45,10 +45,12 @@ export const previewBack = defineOperation({
   limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/opinions/{opinion_id}/back-preview' },
+  tag: 'Backs',
+  // The opinion is gone, inactive, hidden or on another topic.
+  errors: ['OPINION_NOT_FOUND'],
   mcp: true,
   input: PreviewBackInput,
   output: BackPreview,
-  pathParams: ['opinion_id'],
   async execute(ctx, input) {
     return { body: await preview(ctx, input) };
   },

@@ -49,10 +49,12 @@ export const previewOpinion = defineOperation({
   limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/topics/{topic_id}/opinion-preview' },
+  tag: 'Opinions',
+  // The opinion replied to is gone, hidden or on another topic.
+  errors: ['OPINION_NOT_FOUND'],
   mcp: true,
   input: PreviewOpinionInput,
   output: OpinionPreview,
-  pathParams: ['topic_id'],
   async execute(ctx, input) {
     return { body: await preview(ctx, input) };
   },

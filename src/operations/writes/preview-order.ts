@@ -51,10 +51,10 @@ export const previewOrder = defineOperation({
   limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/topics/{topic_id}/order-preview' },
+  tag: 'Orders',
   mcp: true,
   input: PreviewOrderInput,
   output: OrderPreview,
-  pathParams: ['topic_id'],
   // The backend's quote can be inconsistent; the preview then asks to be retried.
   errors: ['PREVIEW_UNAVAILABLE'],
   async execute(ctx, input) {

@@ -27,12 +27,15 @@ export const publishOpinion = defineExecution({
   retry: 'refuse',
   localised: true,
   path: '/opinions',
+  tag: 'Opinions',
   errors: [
     'CONFIRM_TOKEN_INVALID',
     'OPINION_SIDE_REQUIRED',
     'OPINION_SIDE_INVALID',
     'CONFIRM_TOKEN_USED',
     'OPINION_TOPIC_CLOSED',
+    // The fee changed since the preview.
+    'TOPIC_QUOTE_INVALID',
     'OPINION_TOPIC_HIDDEN',
     'CONTENT_INVALID',
     'CONTENT_MODERATED',

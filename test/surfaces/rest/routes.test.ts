@@ -34,10 +34,10 @@ const getThing = defineOperation({
   limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/things/{thing_id}' },
+  tag: 'Topics',
   mcp: false,
   input: z.strictObject({ thing_id: z.uuid(), limit: z.int().min(1).max(10).optional(), tag: z.string().optional() }),
   output: z.looseObject({}),
-  pathParams: ['thing_id'],
   async execute(ctx, input) {
     executed.push({ op: 'get_thing', input, lang: ctx.lang });
     return { body: { ...input, lang: ctx.lang } };
@@ -53,6 +53,7 @@ const listPlain = defineOperation({
   limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/plain' },
+  tag: 'Topics',
   mcp: false,
   input: z.strictObject({}),
   output: z.object({ data: z.array(z.string()) }),
@@ -70,10 +71,10 @@ const renameThing = defineOperation({
   limit: 'write',
   localised: false,
   rest: { method: 'POST', path: '/things/{thing_id}/rename' },
+  tag: 'Topics',
   mcp: false,
   input: z.strictObject({ thing_id: z.uuid(), name: z.string().min(1).max(20) }),
   output: z.looseObject({}),
-  pathParams: ['thing_id'],
   async execute(ctx, input) {
     executed.push({ op: 'rename_thing', input, lang: ctx.lang });
     return { status: 201, body: { renamed: input.thing_id, name: input.name } };

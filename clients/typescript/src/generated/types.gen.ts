@@ -3086,7 +3086,7 @@ export type PreviewOpinionErrors = {
      */
     403: ErrorEnvelope;
     /**
-     * `NOT_FOUND`: the resource is missing, or hidden by privacy or moderation; existence does not leak.
+     * `OPINION_NOT_FOUND`; or `NOT_FOUND`: the resource is missing, or hidden by privacy or moderation; existence does not leak.
      */
     404: ErrorEnvelope;
     /**
@@ -3168,7 +3168,7 @@ export type PublishOpinionErrors = {
      */
     408: ErrorEnvelope;
     /**
-     * The state changed since the preview: `CONFIRM_TOKEN_USED`, `OPINION_TOPIC_CLOSED`. `RETRY_IDEMPOTENCY_KEY` (with `Retry-After`) means the same token is still being executed: retry shortly.
+     * The state changed since the preview: `CONFIRM_TOKEN_USED`, `OPINION_TOPIC_CLOSED`, `TOPIC_QUOTE_INVALID`. `RETRY_IDEMPOTENCY_KEY` (with `Retry-After`) means the same token is still being executed: retry shortly.
      */
     409: ErrorEnvelope;
     /**
@@ -3251,7 +3251,7 @@ export type PreviewBackErrors = {
      */
     403: ErrorEnvelope;
     /**
-     * `NOT_FOUND`: the resource is missing, or hidden by privacy or moderation; existence does not leak.
+     * `OPINION_NOT_FOUND`; or `NOT_FOUND`: the resource is missing, or hidden by privacy or moderation; existence does not leak.
      */
     404: ErrorEnvelope;
     /**
