@@ -52,7 +52,7 @@ export interface Invoked {
   lang: Language;
 }
 
-export type Pipeline = Pick<Invoker, 'invoke' | 'meter'>;
+export type Pipeline = Pick<Invoker, 'invoke' | 'meter' | 'meterRefused'>;
 
 export class Invoker {
   readonly #services: Services;
@@ -76,6 +76,21 @@ export class Invoker {
     if (decision === null) return {};
     if (!decision.allowed) throw rateLimited(decision);
     return decision.headers;
+  }
+
+  /**
+   * `meter` for a request refused before any operation ran (an unreadable body, a misplaced
+   * parameter, a refused batch): it counts all the same, and past the limit its answer is the
+   * 429 instead, which consumed nothing; a store that cannot count leaves the request's own
+   * answer standing (docs/contract/limits.md#counting). Both surfaces use it.
+   */
+  async meterRefused(caller: Caller, cls: LimitClass): Promise<Record<string, string>> {
+    try {
+      return await this.meter(caller, cls);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'RATE_LIMITED') throw err;
+      return {};
+    }
   }
 
   async invoke(op: Operation, raw: Record<string, unknown>, call: Invocation): Promise<Invoked> {

@@ -15,7 +15,7 @@ import { defineOperation, type OperationContext } from '../operation.ts';
 import { TopicId } from '../params.ts';
 import { resolvePrediction } from '../topics/resolve-topic.ts';
 import { normaliseContent, opinionDecision } from './rules.ts';
-import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, isClosed, issueToken } from './shared.ts';
+import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, holdingsOn, isClosed, issueToken } from './shared.ts';
 
 export const PreviewOpinionInput = z.strictObject({
   topic_id: TopicId,
@@ -66,14 +66,14 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOpini
   const [replyTo, balance, holdings] = await Promise.all([
     replyToId === null ? Promise.resolve(null) : replyTarget(ctx, replyToId, market.marketId),
     coinBalance(ctx),
-    prediction.listHoldings(ctx.upstream, ctx.caller.userId, { marketId: market.marketId, offset: 0, limit: 10 }),
+    holdingsOn(ctx, market.marketId),
   ]);
   const content = normaliseContent(input.content);
   // Judged on the text as sent, so that no such character is ever silently dropped by the trim.
   const forbiddenCharacters = hasForbiddenCharacters(input.content);
   const { reason, sideOutcomeId } = opinionDecision({
     closed: isClosed(market.state, market.deadline, ctx.services.now()),
-    holdings: holdings.items.filter((h) => h.marketId === market.marketId),
+    holdings,
     outcomeIds: market.outcomes.map((o) => o.outcomeId),
     content,
     forbiddenCharacters,

@@ -16,7 +16,7 @@ import { defineOperation, type OperationContext } from '../operation.ts';
 import { TopicId } from '../params.ts';
 import { resolvePrediction } from '../topics/resolve-topic.ts';
 import { orderFigures, orderReason } from './rules.ts';
-import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, isClosed, issueToken } from './shared.ts';
+import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, holdingsOn, isClosed, issueToken } from './shared.ts';
 
 export const PreviewOrderInput = z.strictObject({
   topic_id: TopicId,
@@ -69,14 +69,11 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOrder
     throw new ApiError('INVALID_ARGUMENT', { message: 'option_id: not an option of this topic.', details: { field: 'option_id' } });
   }
   const stake = input.amount_coins ?? market.stakeRule.defaultStake;
-  const [balance, holdings] = await Promise.all([
-    coinBalance(ctx),
-    prediction.listHoldings(ctx.upstream, ctx.caller.userId, { marketId: market.marketId, offset: 0, limit: 10 }),
-  ]);
+  const [balance, holdings] = await Promise.all([coinBalance(ctx), holdingsOn(ctx, market.marketId)]);
   const rule = market.stakeRule;
   const reason = orderReason({
     closed: isClosed(market.state, market.deadline, ctx.services.now()),
-    staked: holdings.items.some((h) => h.marketId === market.marketId),
+    staked: holdings.length > 0,
     mechanismSupported: market.pricingModel === 'LMSR',
     stake,
     minStake: rule.minStake,

@@ -12,7 +12,7 @@ import { mapContextOf } from '../map-context.ts';
 import { defineExecution, performed } from './define-execution.ts';
 import { hasForbiddenCharacters } from '../../contract/common.ts';
 import { OpinionTokenParams, forbiddenContent } from './preview-opinion.ts';
-import { EXECUTION_NOTE, decimalText, idempotencyKey } from './shared.ts';
+import { EXECUTION_NOTE, decimalText, holdingsOn, idempotencyKey } from './shared.ts';
 
 export const publishOpinion = defineExecution({
   name: 'publish_opinion',
@@ -49,12 +49,9 @@ export const publishOpinion = defineExecution({
   async run(ctx, p, claims) {
     // A token signed before the text rules existed may still carry such text: it is not published.
     if (hasForbiddenCharacters(p.content)) throw forbiddenContent();
-    const [holdings, market] = await Promise.all([
-      prediction.listHoldings(ctx.upstream, ctx.caller.userId, { marketId: p.topic_id, offset: 0, limit: 10 }),
-      prediction.getMarket(ctx.upstream, p.topic_id),
-    ]);
+    const [holdings, market] = await Promise.all([holdingsOn(ctx, p.topic_id), prediction.getMarket(ctx.upstream, p.topic_id)]);
     // The side bound at preview must still be the owner's position (the backend checks it too).
-    const held = holdings.items.filter((h) => h.marketId === p.topic_id && !h.sold);
+    const held = holdings.filter((h) => !h.sold);
     if (held.length === 0) throw new ApiError('OPINION_SIDE_REQUIRED');
     if (!held.every((h) => h.outcomeId === p.side_option_id)) throw new ApiError('OPINION_SIDE_INVALID');
     // The fee previewed is the fee charged; a fee changed since then needs a new preview.

@@ -9,7 +9,8 @@ import { ApiError } from '../../errors/api-error.ts';
 import type { ConfirmAction, TokenClaims } from '../../confirm/token.ts';
 import type { ExecuteDeps } from '../../confirm/execute-once.ts';
 import * as platform from '../../upstream/api/platform.api.ts';
-import type { MarketState } from '../../upstream/internal-api.ts';
+import * as prediction from '../../upstream/api/prediction.api.ts';
+import type { Holding, MarketState } from '../../upstream/internal-api.ts';
 import type { OperationContext } from '../operation.ts';
 
 /** How the execution's idempotency key for the backend is derived: one key per token, forever. */
@@ -57,6 +58,16 @@ export function decimalText(value: number): string {
 }
 
 /** The owner's coin balance, as the backend's float. */
+/**
+ * The caller's positions on one market (the backend filters by market; the filter is repeated
+ * here so that a backend that ignored it cannot lend another market's position). A user holds
+ * at most one position per market, so the first page is all of them.
+ */
+export async function holdingsOn(ctx: OperationContext, marketId: string): Promise<Holding[]> {
+  const page = await prediction.listHoldings(ctx.upstream, ctx.caller.userId, { marketId, offset: 0, limit: 10 });
+  return page.items.filter((h) => h.marketId === marketId);
+}
+
 export async function coinBalance(ctx: OperationContext): Promise<number> {
   const profile = await platform.getProfile(ctx.upstream, ctx.caller.userId);
   return profile.wallet.coin;

@@ -23,9 +23,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { Caller } from '../../auth/caller.ts';
 import { requireCaller } from '../../auth/plugin.ts';
-import { ApiError } from '../../errors/api-error.ts';
 import { MCP_PATH } from '../../http/paths.ts';
 import { keepSdkClosuresYoung } from '../../patches/mcp-sdk-closures.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
@@ -67,7 +65,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
     errorHandler: async (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
       if (request.caller !== null && !counted.has(request)) {
         counted.add(request);
-        reply.headers(await meterRequest(pipeline, request.caller));
+        reply.headers(await pipeline.meterRefused(request.caller, 'read'));
       }
       throw err;
     },
@@ -78,7 +76,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       const messages: unknown[] = batch ? (request.body as unknown[]) : [request.body];
       const refusal = batch ? refuseBatch(messages) : null;
       if (refusal !== null) {
-        const headers = await meterRequest(pipeline, caller);
+        const headers = await pipeline.meterRefused(caller, 'read');
         return reply.code(400).headers(headers).send(refusal);
       }
       // Messages that met the limits, admitted or refused, and the headers of the last of them.
@@ -103,7 +101,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       const direct = directToolCall(request.body, request.headers, opts.registry);
       if (direct !== null) {
         const answer = await answerDirect(context, direct);
-        if (units === 0) onMetered(await meterRequest(pipeline, caller));
+        if (units === 0) onMetered(await pipeline.meterRefused(caller, 'read'));
         return reply.code(200).headers(limitHeaders).header('content-type', 'application/json').send(answer);
       }
 
@@ -117,7 +115,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
       // Nothing counted: the transport refused the request before any handler ran (bad headers,
       // not JSON-RPC), so nothing ran, and past the limit the answer is the 429 instead.
-      if (units === 0) onMetered(await meterRequest(pipeline, caller));
+      if (units === 0) onMetered(await pipeline.meterRefused(caller, 'read'));
       reply.code(response.status).headers(limitHeaders);
       response.headers.forEach((value, name) => {
         reply.header(name, value);
@@ -127,20 +125,6 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
       return reply.send(batch && response.status === 200 ? asBatchAnswer(text) : text);
     },
   });
-}
-
-/**
- * One read for a request none of whose messages was counted. A 429 refusal is thrown, to be
- * answered as such (it consumed nothing); should the store fail otherwise, the request's own
- * answer stands, as over REST (docs/contract/limits.md#counting).
- */
-async function meterRequest(pipeline: Pipeline, caller: Caller): Promise<Record<string, string>> {
-  try {
-    return await pipeline.meter(caller, 'read');
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'RATE_LIMITED') throw err;
-    return {};
-  }
 }
 
 /**

@@ -46,12 +46,7 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
       errorHandler: async (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
         if (request.caller !== null && !counted.has(request)) {
           counted.add(request);
-          try {
-            reply.headers(await pipeline.meter(request.caller, op.limit));
-          } catch (limitErr) {
-            if (limitErr instanceof ApiError && limitErr.code === 'RATE_LIMITED') throw limitErr;
-            // The store could not count it: the request's own error is still the answer.
-          }
+          reply.headers(await pipeline.meterRefused(request.caller, op.limit));
         }
         throw err;
       },

@@ -74,7 +74,7 @@ describe('the direct answer as text', () => {
   /** answerDirect for get_my_profile over a pipeline whose invoke gives `invoke`'s answer. */
   function answer(id: string | number, invoke: () => Promise<unknown>): Promise<string> {
     const caller = { userId: 'u', keyId: 'k', keyHash: 'h', scopes: new Set(['read' as const]) } as unknown as Caller;
-    const pipeline = { meter: async () => ({}), invoke };
+    const pipeline = { meter: async () => ({}), meterRefused: async () => ({}), invoke };
     const registry = new ToolRegistry(OPERATIONS);
     const ctx = { caller, requestId: 'r', log: { warn() {}, error() {} }, pipeline, registry, onMetered() {} };
     const tool = registry.find('get_my_profile');
