@@ -41,7 +41,7 @@ export const OrderPreviewRequest = z
 export type OrderPreviewRequest = z.infer<typeof OrderPreviewRequest>;
 
 /**
- * SPEC's "a fraction gives 400" is about what the caller wrote, and a double cannot always tell:
+ * "A fraction gives 400" is about what the caller wrote, and a double cannot always tell:
  * `10.00000000000000001` parses to exactly 10. A `JSON.parse` reviver (given each number's
  * source text) that hands an `amount_coins` written as a fraction to the schema as that text,
  * which it then refuses like any value that is not a whole number. `10.0` and `1e1` are whole

@@ -7,6 +7,7 @@
 import { mapOrder } from '../../../mappers/writes.ts';
 import { Order } from '../../contract/writes.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
+import { mapContextOf } from '../map-context.ts';
 import { defineExecution, performed } from './define-execution.ts';
 import { OrderTokenParams } from './preview-order.ts';
 import { minShares } from './rules.ts';
@@ -49,6 +50,6 @@ export const placeOrder = defineExecution({
     );
     // The Order names the option in the language of the preview the user confirmed.
     // Stryker disable next-line BooleanLiteral: execute-once sets `replayed` on every answer, first or replayed
-    return performed(mapOrder(placed.data, { lang: p.lang, webBaseUrl: ctx.services.config.PUBLIC_WEB_URL }, false), placed);
+    return performed(mapOrder(placed.data, mapContextOf(ctx, p.lang), false), placed);
   },
 });
