@@ -7,13 +7,11 @@ import { z } from 'zod';
 import { mapBackSummary } from '../../../mappers/previews.ts';
 import { BackPreview, BackPreviewRequest } from '../../contract/writes.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import * as prediction from '../../upstream/api/prediction.api.ts';
-import type { OpinionDetail } from '../../upstream/internal-api.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import { OpinionId } from '../params.ts';
 import { backReason } from './rules.ts';
-import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, isClosed, issueToken } from './shared.ts';
+import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, isClosed, issueToken, opinionOnTopic } from './shared.ts';
 
 export const PreviewBackInput = z.strictObject({
   opinion_id: OpinionId,
@@ -57,7 +55,10 @@ export const previewBack = defineOperation({
 });
 
 async function preview(ctx: OperationContext, input: z.infer<typeof PreviewBackInput>): Promise<BackPreview> {
-  const [opinion, balance] = await Promise.all([visibleOpinion(ctx, input.opinion_id, input.topic_id), coinBalance(ctx)]);
+  const [opinion, balance] = await Promise.all([
+    opinionOnTopic(ctx, input.opinion_id, input.topic_id, { active: false, notFound: () => new ApiError('OPINION_NOT_FOUND') }),
+    coinBalance(ctx),
+  ]);
   const relay = opinion.relay;
   const reason = backReason({
     inactive: !opinion.active || relay.broken,
@@ -78,17 +79,4 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewBackI
     price: decimalText(relay.nextPrice),
   };
   return { can_back: true, summary, ...issueToken(ctx, 'back_opinion', params) };
-}
-
-/** The opinion, visible and on the given topic; anything else is 404 OPINION_NOT_FOUND. */
-async function visibleOpinion(ctx: OperationContext, opinionId: string, topicId: string): Promise<OpinionDetail> {
-  let opinion: OpinionDetail;
-  try {
-    opinion = await prediction.getOpinion(ctx.upstream, opinionId);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) throw new ApiError('OPINION_NOT_FOUND');
-    throw err;
-  }
-  if (opinion.marketId !== topicId || opinion.auditState === 'BLOCKED') throw new ApiError('OPINION_NOT_FOUND');
-  return opinion;
 }

@@ -8,14 +8,12 @@ import { mapOpinionSummary } from '../../../mappers/previews.ts';
 import { hasForbiddenCharacters } from '../../contract/common.ts';
 import { OpinionPreview, OpinionPreviewRequest } from '../../contract/writes.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import * as prediction from '../../upstream/api/prediction.api.ts';
-import type { OpinionDetail } from '../../upstream/internal-api.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import { TopicId } from '../params.ts';
 import { resolvePrediction } from '../topics/resolve-topic.ts';
 import { normaliseContent, opinionDecision } from './rules.ts';
-import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, holdingsOn, isClosed, issueToken } from './shared.ts';
+import { CONFIRM_FLOW_NOTE, DecimalText, coinBalance, decimalText, holdingsOn, isClosed, issueToken, opinionOnTopic } from './shared.ts';
 
 export const PreviewOpinionInput = z.strictObject({
   topic_id: TopicId,
@@ -64,7 +62,9 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOpini
   const market = await resolvePrediction(ctx.upstream, input.topic_id);
   const replyToId = input.reply_to_opinion_id ?? null;
   const [replyTo, balance, holdings] = await Promise.all([
-    replyToId === null ? Promise.resolve(null) : replyTarget(ctx, replyToId, market.marketId),
+    replyToId === null
+      ? Promise.resolve(null)
+      : opinionOnTopic(ctx, replyToId, market.marketId, { active: true, notFound: opinionNotFound }),
     coinBalance(ctx),
     holdingsOn(ctx, market.marketId),
   ]);
@@ -96,22 +96,6 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOpini
     fee: decimalText(market.opinionFee),
   };
   return { can_publish: true, summary, ...issueToken(ctx, 'publish_opinion', params) };
-}
-
-/**
- * The opinion replied to: it must be a visible, active opinion of the same topic. Anything else
- * (unknown, deleted, hidden, or of another topic) is 404 OPINION_NOT_FOUND.
- */
-async function replyTarget(ctx: OperationContext, opinionId: string, marketId: string): Promise<OpinionDetail> {
-  let opinion: OpinionDetail;
-  try {
-    opinion = await prediction.getOpinion(ctx.upstream, opinionId);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) throw opinionNotFound();
-    throw err;
-  }
-  if (opinion.marketId !== marketId || !opinion.active || opinion.auditState === 'BLOCKED') throw opinionNotFound();
-  return opinion;
 }
 
 function opinionNotFound(): ApiError {

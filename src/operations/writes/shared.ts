@@ -10,7 +10,7 @@ import type { ConfirmAction, TokenClaims } from '../../confirm/token.ts';
 import type { ExecuteDeps } from '../../confirm/execute-once.ts';
 import * as platform from '../../upstream/api/platform.api.ts';
 import * as prediction from '../../upstream/api/prediction.api.ts';
-import type { Holding, MarketState } from '../../upstream/internal-api.ts';
+import type { Holding, MarketState, OpinionDetail } from '../../upstream/internal-api.ts';
 import type { OperationContext } from '../operation.ts';
 
 /** How the execution's idempotency key for the backend is derived: one key per token, forever. */
@@ -66,6 +66,28 @@ export function decimalText(value: number): string {
 export async function holdingsOn(ctx: OperationContext, marketId: string): Promise<Holding[]> {
   const page = await prediction.listHoldings(ctx.upstream, ctx.caller.userId, { marketId, offset: 0, limit: 10 });
   return page.items.filter((h) => h.marketId === marketId);
+}
+
+/**
+ * An opinion that is visible and on the given topic, and active when `active` is asked for;
+ * anything else (unknown, deleted, hidden, of another topic) is `notFound`, a 404
+ * OPINION_NOT_FOUND: whether it exists elsewhere does not leak.
+ */
+export async function opinionOnTopic(
+  ctx: OperationContext,
+  opinionId: string,
+  topicId: string,
+  opts: { active: boolean; notFound: () => ApiError },
+): Promise<OpinionDetail> {
+  let opinion: OpinionDetail;
+  try {
+    opinion = await prediction.getOpinion(ctx.upstream, opinionId);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw opts.notFound();
+    throw err;
+  }
+  if (opinion.marketId !== topicId || opinion.auditState === 'BLOCKED' || (opts.active && !opinion.active)) throw opts.notFound();
+  return opinion;
 }
 
 export async function coinBalance(ctx: OperationContext): Promise<number> {
