@@ -501,7 +501,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
       title: 'Open Prediction-Market API',
       version: '2.1.0',
       summary: 'Markets, polls and opinions of the prediction-market app, for integrations and AI agents.',
-      description: INFO_DESCRIPTION,
+      description: infoDescription(operations),
       contact: { name: 'Open API team' },
       // package.json says UNLICENSED; SPDX names a license outside its list with LicenseRef-.
       license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
@@ -544,7 +544,11 @@ function replays(op: Operation): boolean {
   return replayed !== undefined && replayed['const'] !== false;
 }
 
-const INFO_DESCRIPTION = `The open API of the prediction-market and polling app: predictions (markets) and polls, their
+/** The document's introduction; the tool counts are the registry's, whatever operations it holds. */
+function infoDescription(operations: readonly Operation[]): string {
+  const tools = operations.filter((op) => op.mcp);
+  const readTools = tools.filter((op) => op.scope === 'read').length;
+  return `The open API of the prediction-market and polling app: predictions (markets) and polls, their
 opinions, the key owner's own data, and three actions (placing an order, publishing an opinion,
 backing an opinion). Contract version 2.1.0. The same operations are MCP tools for AI agents.
 
@@ -586,14 +590,16 @@ for programs.
 
 ## Rate limits
 
-Per key: 120 requests a minute and 10,000 a day; search another 30 a minute; executions another
-10 a minute and 200 a day. Answers carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
+Per key, by default: 120 requests a minute and 10,000 a day; search another 30 a minute;
+executions another 10 a minute and 200 a day. A deployment may set others: the headers say
+which apply. Answers carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
 \`X-RateLimit-Reset\` for the binding minute window; \`429 RATE_LIMITED\` carries \`Retry-After\`.
 
 ## MCP
 
 AI agents reach the same operations as MCP tools at \`/mcp\` (Streamable HTTP, stateless) with
 the same \`Authorization\` header; each operation below names its tool in \`x-mcp-tool\`. A read
-key sees 12 tools, a read and write key 18. See the [MCP guide](/docs/mcp) for connecting a
+key sees ${readTools} tools, a read and write key ${tools.length}. See the [MCP guide](/docs/mcp) for connecting a
 client, tool annotations and results.
 `;
+}
