@@ -253,6 +253,8 @@ const SHARED_RESPONSES: Record<string, { status: number; description: string; he
     status: 400,
     description:
       '`INVALID_ARGUMENT`: a parameter is missing or invalid; `details.field` names it (`path` for a path that is not validly percent-encoded, `request` for bytes that are not well-formed HTTP).',
+    // A request counted against the key's limits says so; one refused before counting does not.
+    headers: RATE_HEADERS,
   },
   Unauthorized: {
     status: 401,
@@ -262,16 +264,20 @@ const SHARED_RESPONSES: Record<string, { status: number; description: string; he
   Forbidden: {
     status: 403,
     description: '`FORBIDDEN_SCOPE`: the key lacks the `write` scope (`details.required_scope`); `USER_PUNISHED`: the account may not act.',
+    // A request counted against the key's limits says so; one refused before counting does not.
+    headers: RATE_HEADERS,
   },
   NotFound: {
     status: 404,
     description: '`NOT_FOUND`: the resource is missing, or hidden by privacy or moderation; existence does not leak.',
+    // A request counted against the key's limits says so; one refused before counting does not.
+    headers: RATE_HEADERS,
   },
   RequestTimeout: {
     status: 408,
     description: '`INVALID_ARGUMENT`: the request was not received in full in time; the connection is closed.',
   },
-  PayloadTooLarge: { status: 413, description: '`INVALID_ARGUMENT`: the request body is over 16 KiB.' },
+  PayloadTooLarge: { status: 413, description: '`INVALID_ARGUMENT`: the request body is over 16 KiB.', headers: RATE_HEADERS },
   UriTooLong: { status: 414, description: '`INVALID_ARGUMENT`: a path parameter is over 200 characters (`details.field: "path"`).' },
   RateLimited: {
     status: 429,
@@ -287,6 +293,8 @@ const SHARED_RESPONSES: Record<string, { status: number; description: string; he
   InternalError: {
     status: 500,
     description: '`INTERNAL`: an unexpected failure; `CONFIRM_UNAVAILABLE` on writes when tokens cannot be issued or checked.',
+    // A request counted against the key's limits says so; one refused before counting does not.
+    headers: RATE_HEADERS,
   },
   ServiceUnavailable: {
     status: 503,
@@ -365,6 +373,8 @@ function errorResponse(op: Operation, status: number, examples: OpenApiExamples)
   if (own === undefined && !ownAnswer(op, status) && shared !== undefined) return { $ref: `#/components/responses/${shared}` };
   const headers: Json = { 'X-Request-Id': header('X-Request-Id'), ...(SHARED_RESPONSES[shared ?? '']?.headers ?? {}) };
   if (status === 409) headers['Retry-After'] = header('Retry-After');
+  // An execution's refusals come after it was counted.
+  if (status === 409 || status === 410 || status === 422) Object.assign(headers, RATE_HEADERS);
   return {
     description: describeStatus(op, status),
     headers,
