@@ -260,8 +260,8 @@ export function defineScript(redis: RedisClient, name: string, numberOfKeys: num
 
 /**
  * Whether Redis answers now, within `timeoutMs`: a PING on a standalone or Sentinel master; on a
- * cluster, `cluster_state:ok` and a PING from every master the client knows, so a lost shard
- * shows although the other shards answer.
+ * cluster, the cluster's own view (clusterHealthy) and a PING from every master the client
+ * knows, so a lost shard shows although the other shards answer.
  */
 export async function probeRedis(redis: RedisClient, timeoutMs: number): Promise<boolean> {
   const within = <T>(p: Promise<T>): Promise<T> =>
@@ -281,8 +281,8 @@ export async function probeRedis(redis: RedisClient, timeoutMs: number): Promise
   try {
     if (!(redis instanceof Cluster)) return (await within(redis.ping())) === 'PONG';
     if (redis.status !== 'ready') return false;
-    const info = await within(redis.cluster('INFO'));
-    if (!/cluster_state:ok/.test(String(info))) return false;
+    const [info, nodes] = await Promise.all([within(redis.cluster('INFO')), within(redis.cluster('NODES'))]);
+    if (!clusterHealthy(String(info), String(nodes))) return false;
     const masters = redis.nodes('master');
     if (masters.length === 0) return false;
     const pongs = await Promise.all(masters.map((m) => within(m.ping())));
@@ -290,4 +290,29 @@ export async function probeRedis(redis: RedisClient, timeoutMs: number): Promise
   } catch {
     return false;
   }
+}
+
+/** Slots of a Redis Cluster: each must be served for every key to be reachable. */
+const CLUSTER_SLOTS = 16_384;
+
+/**
+ * Whether a cluster, as one of its nodes sees it (`CLUSTER INFO`, `CLUSTER NODES`), serves every
+ * slot now. `cluster_state:ok` alone is not enough: it stays ok for the node timeout (15 s by
+ * default) after a master dies, and for good with `cluster-require-full-coverage no`; and the
+ * client's own pool forgets a master whose connection ended, so PINGs from it all succeed. So:
+ * every slot assigned and none failing, and no master that owns slots flagged failing
+ * (`fail`, `fail?`) or cut off from this node (link `disconnected`, which shows at once).
+ */
+export function clusterHealthy(info: string, nodes: string): boolean {
+  const field = (name: string) => new RegExp(`^${name}:(\\S+)`, 'm').exec(info)?.[1];
+  if (field('cluster_state') !== 'ok') return false;
+  if (Number(field('cluster_slots_ok')) !== CLUSTER_SLOTS) return false;
+  if (Number(field('cluster_slots_pfail') ?? 0) !== 0 || Number(field('cluster_slots_fail') ?? 0) !== 0) return false;
+  for (const line of nodes.split('\n')) {
+    // <id> <ip:port@cport> <flags> <master> <ping-sent> <pong-recv> <epoch> <link-state> <slot>...
+    const [, , flags = '', , , , , link = '', ...slots] = line.trim().split(' ');
+    if (!flags.split(',').includes('master') || slots.length === 0) continue;
+    if (flags.includes('fail') || link === 'disconnected') return false;
+  }
+  return true;
 }
