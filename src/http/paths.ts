@@ -19,7 +19,27 @@ export interface RoutedRequest {
  * read the way the router reads it.
  */
 export function surfaceOf(request: RoutedRequest): Surface {
+  // Almost every request names its surface plainly, and decoding cannot take a literal prefix
+  // away: answered from the target as it came, without building the route's options object.
+  const plain = plainSurface(request.url);
+  if (plain !== null) return plain;
   return surfaceOfPath(request.routeOptions.url ?? routerPath(request.url));
+}
+
+const SURFACE_PREFIXES = [
+  [REST_PREFIX, 'rest'],
+  [MCP_PATH, 'mcp'],
+] as const;
+
+/** The surface of a target that starts with a surface's path (then `/`, `?` or nothing), else null. */
+function plainSurface(target: string): Surface | null {
+  for (const [prefix, surface] of SURFACE_PREFIXES) {
+    if (!target.startsWith(prefix)) continue;
+    const next = target.charCodeAt(prefix.length);
+    // NaN: the target ends there; 47 '/', 63 '?'.
+    if (Number.isNaN(next) || next === 47 || next === 63) return surface;
+  }
+  return null;
 }
 
 /** The surface of an already decoded path (or route template). */

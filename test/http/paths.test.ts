@@ -41,6 +41,26 @@ describe('routerPath reads a request target as the router does', () => {
 });
 
 describe('surfaceOf', () => {
+  it('reads a plainly named surface from the target alone, without the route', () => {
+    const noRoute = {
+      get url(): string | undefined {
+        throw new Error('route read');
+      },
+    };
+    for (const [url, surface] of [
+      ['/open/v1/me', 'rest'],
+      ['/open/v1?x=1', 'rest'],
+      ['/mcp', 'mcp'],
+      ['/mcp?x=1', 'mcp'],
+      ['/mcp/', 'mcp'],
+    ] as const) {
+      expect(surfaceOf({ url, routeOptions: noRoute })).toBe(surface);
+    }
+    // A prefix that only looks like one is left to the router's reading.
+    expect(surfaceOf({ url: '/mcpx', routeOptions: {} })).toBe('other');
+    expect(surfaceOf({ url: '/open/v10/topics', routeOptions: {} })).toBe('other');
+  });
+
   it('takes the matched route over the target, and the decoded target when no route matched', () => {
     expect(surfaceOf({ url: '/%6Fpen/v1/me', routeOptions: { url: '/open/v1/me' } })).toBe('rest');
     expect(surfaceOf({ url: '/m%63p', routeOptions: {} })).toBe('mcp');
