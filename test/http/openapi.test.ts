@@ -126,8 +126,44 @@ describe('OpenAPI document', () => {
     expect(Object.keys(opOf('back_opinion').responses)).toEqual(expect.arrayContaining(['200', '201']));
   });
 
-  it("names, in each execution's error descriptions, only codes of that status", () => {
+  it("names every code an operation declares (errors) in its answer of that code's status", () => {
+    const declaring = OPERATIONS.filter((op) => op.errors !== undefined);
+    expect(declaring.map((op) => op.name)).toEqual(
+      expect.arrayContaining(['preview_order', 'place_order', 'publish_opinion', 'back_opinion']),
+    );
+    for (const op of declaring) {
+      for (const code of op.errors ?? []) {
+        const answer = opOf(op.name).responses[String(ERROR_STATUS[code])] as Json | undefined;
+        expect(answer, `${op.name} ${code}`).toBeDefined();
+        expect(String(resolve(answer as Json).description), `${op.name} ${code}`).toContain(`\`${code}\``);
+      }
+    }
+    // The order preview's quote can be unavailable; the executions never answer that code.
+    expect(opOf('preview_order').responses['503'].description).toContain('PREVIEW_UNAVAILABLE');
     for (const name of ['place_order', 'publish_opinion', 'back_opinion']) {
+      expect(resolve(opOf(name).responses['503']).description, name).not.toContain('PREVIEW_UNAVAILABLE');
+    }
+  });
+
+  it('documents the rate-limit headers on the error answers of counted requests', () => {
+    for (const op of OPERATIONS) {
+      const counted = [
+        '400',
+        '500',
+        ...(op.scope === 'write' ? ['403', '413'] : []),
+        ...(op.kind === 'execute' ? ['404', '409', '410', '422'] : []),
+      ];
+      for (const status of counted) {
+        const headers = Object.keys(resolve(opOf(op.name).responses[status]).headers ?? {});
+        expect(headers, `${op.name} ${status}`).toEqual(
+          expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+        );
+      }
+    }
+  });
+
+  it("names, in each operation's own error descriptions, only codes of that status", () => {
+    for (const name of OPERATIONS.filter((op) => op.errors !== undefined).map((op) => op.name)) {
       for (const [status, r] of Object.entries(opOf(name).responses as Json)) {
         if (!/^4|^5/.test(status) || (r as Json).$ref !== undefined) continue;
         for (const m of String((r as Json).description).matchAll(/`([A-Z_]{4,})`/g)) {

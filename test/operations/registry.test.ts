@@ -88,6 +88,32 @@ describe('the operation registry', () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  it("declares (errors) every code of the contract its own module throws, beyond every operation's", () => {
+    // What any operation can answer: the pipeline's, a bad argument, a missing resource, a fault.
+    const common = new Set([
+      'INVALID_ARGUMENT',
+      'NOT_FOUND',
+      'INTERNAL',
+      'UNAUTHORIZED',
+      'FORBIDDEN_SCOPE',
+      'RATE_LIMITED',
+      'SERVICE_DISABLED',
+    ]);
+    const files = sourceFiles('src/operations');
+    const undeclared: string[] = [];
+    for (const op of OPERATIONS) {
+      // The module defining it: `name: '<name>'`, or the name handed to a factory (the ledgers).
+      const defines = (f: string) => readFileSync(f, 'utf8').includes(`name: '${op.name}'`);
+      const file = files.find(defines) ?? files.find((f) => readFileSync(f, 'utf8').includes(`'${op.name}'`));
+      expect(file, op.name).toBeDefined();
+      for (const m of readFileSync(file as string, 'utf8').matchAll(/new ApiError\('([A-Z_]+)'/g)) {
+        const code = m[1] as string;
+        if (!common.has(code) && !(op.errors ?? []).includes(code as never)) undeclared.push(`${op.name}: ${code}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+  });
 });
 
 function sourceFiles(dir: string): string[] {

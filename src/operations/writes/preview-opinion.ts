@@ -113,15 +113,3 @@ function opinionNotFound(): ApiError {
 export function defused(text: string): string {
   return Array.from(text, (c) => (hasForbiddenCharacters(c) ? '\uFFFD' : c)).join('');
 }
-
-/**
- * Control or bidirectional formatting characters in a text to publish
- * (docs/contract/writes.md#text-rules); the preview answers the reason CONTENT_INVALID instead.
- */
-export function forbiddenContent(): ApiError {
-  return new ApiError('CONTENT_INVALID', {
-    message:
-      'content: control characters (other than tab and newline), bidirectional formatting characters and unpaired surrogates are not allowed.',
-    details: { field: 'content' },
-  });
-}

@@ -11,7 +11,7 @@ import * as prediction from '../../upstream/api/prediction.api.ts';
 import { mapContextOf } from '../map-context.ts';
 import { defineExecution, performed } from './define-execution.ts';
 import { hasForbiddenCharacters } from '../../contract/common.ts';
-import { OpinionTokenParams, forbiddenContent } from './preview-opinion.ts';
+import { OpinionTokenParams } from './preview-opinion.ts';
 import { EXECUTION_NOTE, decimalText, holdingsOn, idempotencyKey } from './shared.ts';
 
 export const publishOpinion = defineExecution({
@@ -68,3 +68,15 @@ export const publishOpinion = defineExecution({
     return performed(mapPublishedOpinion(published.data, mapContextOf(ctx)), published);
   },
 });
+
+/**
+ * Control or bidirectional formatting characters in a text to publish
+ * (docs/contract/writes.md#text-rules); the preview answers the reason CONTENT_INVALID instead.
+ */
+function forbiddenContent(): ApiError {
+  return new ApiError('CONTENT_INVALID', {
+    message:
+      'content: control characters (other than tab and newline), bidirectional formatting characters and unpaired surrogates are not allowed.',
+    details: { field: 'content' },
+  });
+}
