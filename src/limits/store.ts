@@ -85,8 +85,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-// KEYS: one per window, all in one cluster slot. ARGV: kind ('m' or 'd') and limit per window.
-// Returns {allowed, now, count_1, oldest_1, count_2, oldest_2, ...} (oldest -1 when none).
+// KEYS: one per window, all in one cluster slot. ARGV: kind ('m' or 'd') and limit per window,
+// then how many requests to count (a batch of one key's waiting requests, in arrival order).
+// Grants as many of them as every window has room for, the first ones, and counts those: the
+// same as that many single requests run back to back at one instant. Returns {granted, now,
+// count_1, head_1, count_2, head_2, ...}: each window's count before the grant and the oldest
+// entry left in a minute log before it (-1 when empty or a day window).
 //
 // A minute window is a list of its requests' times in arrival order (the script's TIME calls
 // are serialised by the server, so the order is the time order): what has aged out is a run at
@@ -116,50 +120,77 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local day = math.floor(tonumber(t[1]) / 86400)
 local n = #KEYS
-local counts, oldest = {}, {}
-local allowed = 1
+local counts, heads = {}, {}
+local granted = tonumber(ARGV[2 * n + 1])
 for i = 1, n do
   local limit = tonumber(ARGV[2 * i])
   if ARGV[2 * i - 1] == 'm' then
     local head = trim(KEYS[i], now - 60000)
     counts[i] = redis.call('LLEN', KEYS[i])
-    oldest[i] = head and tonumber(head) or -1
+    heads[i] = head and tonumber(head) or -1
   else
     local d = tonumber(redis.call('HGET', KEYS[i], 'day') or '-1')
     counts[i] = (d == day) and tonumber(redis.call('HGET', KEYS[i], 'count') or '0') or 0
-    oldest[i] = -1
+    heads[i] = -1
   end
-  if counts[i] >= limit then allowed = 0 end
+  if limit - counts[i] < granted then granted = limit - counts[i] end
 end
-if allowed == 1 then
+if granted < 0 then granted = 0 end
+if granted > 0 then
+  local stamps = {}
+  for j = 1, granted do stamps[j] = now end
   for i = 1, n do
     if ARGV[2 * i - 1] == 'm' then
-      redis.call('RPUSH', KEYS[i], now)
+      redis.call('RPUSH', KEYS[i], unpack(stamps))
       redis.call('PEXPIRE', KEYS[i], 60000)
-      if oldest[i] == -1 then oldest[i] = now end
     else
-      redis.call('HSET', KEYS[i], 'day', day, 'count', counts[i] + 1)
+      redis.call('HSET', KEYS[i], 'day', day, 'count', counts[i] + granted)
       redis.call('EXPIREAT', KEYS[i], (day + 1) * 86400 + 60)
     end
-    counts[i] = counts[i] + 1
   end
 end
-local out = {allowed, now}
+local out = {granted, now}
 for i = 1, n do
   out[#out + 1] = counts[i]
-  out[#out + 1] = oldest[i]
+  out[#out + 1] = heads[i]
 end
 return out
 `;
+
+/** Most requests one script call counts: bounds the script's arguments and its time in Redis. */
+export const MAX_BATCH = 256;
+
+interface Waiter {
+  resolve(c: Consumption): void;
+  reject(err: unknown): void;
+}
+
+/** One key's requests for one set of windows: at most one script call in flight, the rest waiting. */
+interface Lane {
+  busy: boolean;
+  waiting: Waiter[];
+}
 
 /**
  * The windows of one key live in one cluster slot (`rl:{<keyId>}:<window>`, minute logs under
  * `…:<window>:log`), so the script runs on Redis Cluster too; it is registered once and called
  * by digest (EVALSHA).
+ *
+ * One key's requests share a lane: while its script call is in flight, the key's next requests
+ * wait and then go together in one call, which counts them in arrival order exactly as calls of
+ * their own would (docs/contract/limits.md). An idle key's request goes at once, so batching adds
+ * no wait when there is nothing to batch; under a burst from one key it spares a round trip per
+ * request. A failed call fails the requests that waited behind it too (each lets its request
+ * through as the limiter's fallback says), so none waits longer than one command's deadline
+ * plus the one it queued behind.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #consume: Script;
   readonly #prefix: string;
+  /** Lanes by windows and key (laneOf); a lane is dropped when nothing waits in it. */
+  readonly #lanes = new Map<string, Lane>();
+  /** Each windows array's part of a lane's name, worked out once (the limiter keeps one array per class). */
+  readonly #names = new WeakMap<WindowSpec[], string>();
 
   constructor(redis: RedisClient, prefix: string) {
     // Stryker disable next-line StringLiteral: the command's name is ours alone; any other name behaves the same
@@ -172,19 +203,82 @@ export class RedisRateLimitStore implements RateLimitStore {
     return taggedKey(this.#prefix, subject, window.kind === 'minute' ? `:${window.name}:log` : `:${window.name}`);
   }
 
-  async consume(subject: string, windows: WindowSpec[]): Promise<Consumption> {
+  consume(subject: string, windows: WindowSpec[]): Promise<Consumption> {
+    const name = this.#laneOf(subject, windows);
+    let lane = this.#lanes.get(name);
+    if (lane === undefined) {
+      lane = { busy: false, waiting: [] };
+      this.#lanes.set(name, lane);
+    }
+    const queued = lane;
+    return new Promise<Consumption>((resolve, reject) => {
+      queued.waiting.push({ resolve, reject });
+      if (!queued.busy) void this.#drain(name, subject, windows, queued);
+    });
+  }
+
+  /** Requests share a lane when they are of one key and count against the same windows and limits. */
+  #laneOf(subject: string, windows: WindowSpec[]): string {
+    // Stryker disable all: a cache of a pure function of the array (and names start with a letter, limits are digits, so any separator reads the same); without it every call works the name out again
+    let names = this.#names.get(windows);
+    if (names === undefined) {
+      names = windows.map((w) => `${w.name}:${w.kind}=${w.limit}`).join(',');
+      this.#names.set(windows, names);
+    }
+    // Stryker restore all
+    return `${names} ${subject}`;
+  }
+
+  /** Send the lane's waiting requests, one script call at a time, until none waits. */
+  async #drain(name: string, subject: string, windows: WindowSpec[], lane: Lane): Promise<void> {
+    lane.busy = true;
+    while (lane.waiting.length > 0) {
+      const batch = lane.waiting.splice(0, MAX_BATCH);
+      try {
+        this.#settle(batch, windows, await this.#call(subject, windows, batch.length));
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+        for (const w of lane.waiting.splice(0)) w.reject(err);
+      }
+    }
+    // Dropped, not marked idle: the key's next request starts a lane of its own.
+    this.#lanes.delete(name);
+  }
+
+  /** Lanes held: keys with a call in flight (an idle key holds nothing). */
+  get pending(): number {
+    return this.#lanes.size;
+  }
+
+  async #call(subject: string, windows: WindowSpec[], requests: number): Promise<unknown[]> {
     const keys = windows.map((w) => this.key(subject, w));
     // Stryker disable next-line StringLiteral: the script reads every kind but 'm' as a day window
     const args = windows.flatMap((w) => [w.kind === 'minute' ? 'm' : 'd', String(w.limit)]);
-    const out = (await this.#consume(keys, args)) as number[];
-    return {
-      allowed: out[0] === 1,
-      now: Number(out[1]),
-      windows: windows.map((spec, i) => {
-        const oldest = Number(out[3 + 2 * i]);
-        // Stryker disable next-line EqualityOperator: the script answers -1 for an empty window, never 0 (a time stamp of 1970)
-        return { spec, count: Number(out[2 + 2 * i]), oldest: oldest < 0 ? null : oldest };
-      }),
-    };
+    args.push(String(requests));
+    return (await this.#consume(keys, args)) as unknown[];
+  }
+
+  /**
+   * Each request's consumption, as if it had been counted alone in its place in the batch: the
+   * first `granted` are admitted and see the windows with themselves counted, the rest are
+   * refused and see the windows as the admitted ones left them.
+   */
+  #settle(batch: Waiter[], windows: WindowSpec[], out: unknown[]): void {
+    const granted = Number(out[0]);
+    const now = Number(out[1]);
+    for (const [i, waiter] of batch.entries()) {
+      const allowed = i < granted;
+      const counted = allowed ? i + 1 : granted;
+      waiter.resolve({
+        allowed,
+        now,
+        windows: windows.map((spec, w) => {
+          const head = Number(out[3 + 2 * w]);
+          // Stryker disable next-line EqualityOperator: the script answers -1 for an empty window, never 0 (a time stamp of 1970)
+          const oldest = head >= 0 ? head : spec.kind === 'minute' && counted > 0 ? now : null;
+          return { spec, count: Number(out[2 + 2 * w]) + counted, oldest };
+        }),
+      });
+    }
   }
 }
