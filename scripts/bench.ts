@@ -857,7 +857,14 @@ for (const s of scenarios.filter((x) => x.restTwin !== undefined)) {
 }
 const pair = figures['opinion preview+publish']?.redis;
 if (pair?.roundTripsPerUnit !== undefined) summary.push(`preview+execution: ${fx(pair.roundTripsPerUnit, 1)} Redis round trips`);
-if (me?.redis?.roundTripsPerUnit !== undefined) summary.push(`owner read: ${fx(me.redis.roundTripsPerUnit, 1)} Redis round trip(s)`);
+if (me?.redis?.roundTripsPerUnit !== undefined) {
+  // One at a time (the round-trip pass) against 32 connections of one key, whose concurrent
+  // requests share the limiter's calls (docs/operations.md, rate limits).
+  const shared = me.redis.redisCommands?.['evalsha'];
+  summary.push(
+    `owner read: ${fx(me.redis.roundTripsPerUnit, 1)} Redis round trip(s) one at a time${shared === undefined ? '' : `, ${fx(shared, 2)} EVALSHA a read at saturation`}`,
+  );
+}
 if (stallRepeats > 0) summary.push(`${stallRepeats} owner-read rate round(s) run again after a stall of the backend or the load generator`);
 if (stallsKept > 0) summary.push(`${stallsKept} owner-read rate round(s) with such a stall kept (no repeat or time left for them)`);
 if (baselineDir !== undefined) {
