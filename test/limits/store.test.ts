@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decide } from '../../src/limits/decision.ts';
 import { MAX_BATCH, MemoryRateLimitStore, RedisRateLimitStore, type Consumption, type RateLimitStore } from '../../src/limits/store.ts';
 import { windowsFor, type WindowSpec } from '../../src/limits/windows.ts';
@@ -202,151 +202,122 @@ describe('redis rate-limit store: what each window reports', () => {
 });
 
 describe('redis rate-limit store: one call for the requests a key sends while its call is in flight', () => {
-  /** The store over a connection of its own, with the commands it sends counted. */
-  async function counted() {
-    const conn = await connectTestRedis();
-    const sent: string[] = [];
+  // The store over a connection of its own, with the script calls it sends counted.
+  let conn: Redis;
+  let store: RedisRateLimitStore;
+  let scriptCalls = 0;
+  beforeEach(async () => {
+    conn = await connectTestRedis();
+    scriptCalls = 0;
     const send = conn.sendCommand.bind(conn);
     conn.sendCommand = ((command: Parameters<Redis['sendCommand']>[0], stream?: Parameters<Redis['sendCommand']>[1]) => {
-      sent.push(command.name);
+      if (command.name === 'evalsha' || command.name === 'eval') scriptCalls += 1;
       return send(command, stream);
     }) as Redis['sendCommand'];
-    return { conn, sent, store: new RedisRateLimitStore(conn, prefix) };
-  }
+    store = new RedisRateLimitStore(conn, prefix);
+  });
+  afterEach(() => {
+    conn.disconnect();
+  });
 
   it('counts a burst in two calls, admitting the first ones in arrival order as single calls would', async () => {
-    const { conn, sent, store } = await counted();
-    try {
-      const key = subject();
-      const windows = [minute(25), day(1000)];
-      const burst = Promise.all(Array.from({ length: 40 }, () => store.consume(key, windows)));
-      expect(store.pending).toBe(1);
-      const results = await burst;
-      expect(store.pending).toBe(0); // an idle key holds nothing
-      // The first request goes at once; the 39 that came while it was in flight go together.
-      expect(sent.filter((name) => name === 'evalsha' || name === 'eval')).toHaveLength(2);
-      expect(results.map((r) => r.allowed)).toEqual(Array.from({ length: 40 }, (_, i) => i < 25));
-      expect(results.map((r) => r.windows[0]?.count)).toEqual(Array.from({ length: 40 }, (_, i) => Math.min(i + 1, 25)));
-      expect(results.map((r) => r.windows[1]?.count)).toEqual(results.map((r) => r.windows[0]?.count));
-      for (const r of results) expect(r.windows[0]?.oldest).toBe(results[0]?.now);
-      expect(await redis.llen(store.key(key, minute(25)))).toBe(25);
-      expect(await redis.hget(store.key(key, day(1000)), 'count')).toBe('25');
-      const d = decide(results[39] as Consumption);
-      expect(d.headers['x-ratelimit-remaining']).toBe('0');
-      expect(decide(results[9] as Consumption).headers['x-ratelimit-remaining']).toBe('15');
-    } finally {
-      conn.disconnect();
-    }
+    const key = subject();
+    const windows = [minute(25), day(1000)];
+    const burst = Promise.all(Array.from({ length: 40 }, () => store.consume(key, windows)));
+    expect(store.pending).toBe(1);
+    const results = await burst;
+    expect(store.pending).toBe(0); // an idle key holds nothing
+    // The first request goes at once; the 39 that came while it was in flight go together.
+    expect(scriptCalls).toBe(2);
+    expect(results.map((r) => r.allowed)).toEqual(Array.from({ length: 40 }, (_, i) => i < 25));
+    expect(results.map((r) => r.windows[0]?.count)).toEqual(Array.from({ length: 40 }, (_, i) => Math.min(i + 1, 25)));
+    expect(results.map((r) => r.windows[1]?.count)).toEqual(results.map((r) => r.windows[0]?.count));
+    for (const r of results) expect(r.windows[0]?.oldest).toBe(results[0]?.now);
+    expect(await redis.llen(store.key(key, minute(25)))).toBe(25);
+    expect(await redis.hget(store.key(key, day(1000)), 'count')).toBe('25');
+    const d = decide(results[39] as Consumption);
+    expect(d.headers['x-ratelimit-remaining']).toBe('0');
+    expect(decide(results[9] as Consumption).headers['x-ratelimit-remaining']).toBe('15');
   });
 
   it('refuses a whole batch when a window is already full, counting nothing', async () => {
-    const { conn, store } = await counted();
-    try {
-      const key = subject();
-      const windows = [minute(100), day(3)];
-      for (let i = 0; i < 3; i++) await store.consume(key, windows);
-      const results = await Promise.all(Array.from({ length: 6 }, () => store.consume(key, windows)));
-      expect(results.every((r) => !r.allowed)).toBe(true);
-      for (const r of results) expect(r.windows.map((w) => w.count)).toEqual([3, 3]);
-      expect(await redis.llen(store.key(key, minute(100)))).toBe(3);
-    } finally {
-      conn.disconnect();
-    }
+    const key = subject();
+    const windows = [minute(100), day(3)];
+    for (let i = 0; i < 3; i++) await store.consume(key, windows);
+    const results = await Promise.all(Array.from({ length: 6 }, () => store.consume(key, windows)));
+    expect(results.every((r) => !r.allowed)).toBe(true);
+    for (const r of results) expect(r.windows.map((w) => w.count)).toEqual([3, 3]);
+    expect(await redis.llen(store.key(key, minute(100)))).toBe(3);
   });
 
   it('reports an empty minute window as empty to requests a full day window refuses', async () => {
-    const { conn, store } = await counted();
-    try {
-      const key = subject();
-      const windows = [minute(100), day(3)];
-      // A key that used its day a minute or more ago: its minute log has aged out.
-      const [seconds] = await redis.time();
-      await redis.hset(store.key(key, day(3)), 'day', Math.floor(Number(seconds) / 86_400), 'count', 3);
-      const results = await Promise.all(Array.from({ length: 3 }, () => store.consume(key, windows)));
-      for (const r of results) {
-        expect(r.allowed).toBe(false);
-        expect(r.windows[0]).toEqual({ spec: minute(100), count: 0, oldest: null });
-        expect(decide(r).headers['x-ratelimit-reset']).toBe('0');
-      }
-    } finally {
-      conn.disconnect();
+    const key = subject();
+    const windows = [minute(100), day(3)];
+    // A key that used its day a minute or more ago: its minute log has aged out.
+    const [seconds] = await redis.time();
+    await redis.hset(store.key(key, day(3)), 'day', Math.floor(Number(seconds) / 86_400), 'count', 3);
+    const results = await Promise.all(Array.from({ length: 3 }, () => store.consume(key, windows)));
+    for (const r of results) {
+      expect(r.allowed).toBe(false);
+      expect(r.windows[0]).toEqual({ spec: minute(100), count: 0, oldest: null });
+      expect(decide(r).headers['x-ratelimit-reset']).toBe('0');
     }
   });
 
   it('keeps keys and window sets apart: each has its own call in flight', async () => {
-    const { conn, sent, store } = await counted();
-    try {
-      const [k1, k2] = [subject(), subject()];
-      const reads = [minute(3)];
-      const searches = [minute(3), { name: 'search_minute', kind: 'minute', limit: 2 } satisfies WindowSpec];
-      const results = await Promise.all([
-        ...Array.from({ length: 4 }, () => store.consume(k1, reads)),
-        ...Array.from({ length: 4 }, () => store.consume(k2, reads)),
-        store.consume(k1, searches),
-      ]);
-      // k1's search went at once in a lane of its own, ahead of k1's waiting reads: the read
-      // window shared by both lanes still admits three of k1's five requests, no more.
-      const allowed = results.map((r) => r.allowed);
-      expect(allowed.slice(4, 8)).toEqual([true, true, true, false]);
-      expect([...allowed.slice(0, 4), allowed[8]].filter(Boolean)).toHaveLength(3);
-      expect(allowed[8]).toBe(true);
-      // Two keys and one more window set: three lanes, each a first call and a batch at most.
-      expect(sent.filter((name) => name === 'evalsha' || name === 'eval')).toHaveLength(5);
-    } finally {
-      conn.disconnect();
-    }
+    const [k1, k2] = [subject(), subject()];
+    const reads = [minute(3)];
+    const searches = [minute(3), { name: 'search_minute', kind: 'minute', limit: 2 } satisfies WindowSpec];
+    const results = await Promise.all([
+      ...Array.from({ length: 4 }, () => store.consume(k1, reads)),
+      ...Array.from({ length: 4 }, () => store.consume(k2, reads)),
+      store.consume(k1, searches),
+    ]);
+    // k1's search went at once in a lane of its own, ahead of k1's waiting reads: the read
+    // window shared by both lanes still admits three of k1's five requests, no more.
+    const allowed = results.map((r) => r.allowed);
+    expect(allowed.slice(4, 8)).toEqual([true, true, true, false]);
+    expect([...allowed.slice(0, 4), allowed[8]].filter(Boolean)).toHaveLength(3);
+    expect(allowed[8]).toBe(true);
+    // Two keys and one more window set: three lanes, each a first call and a batch at most.
+    expect(scriptCalls).toBe(5);
   });
 
   it('batches the requests of one key and windows whoever built the windows, and keeps other limits apart', async () => {
-    const { conn, sent, store } = await counted();
-    try {
-      const key = subject();
-      // Equal windows from separate arrays share the lane; the same window with another limit
-      // (a replica configured differently, say) does not.
-      const results = await Promise.all([
-        ...Array.from({ length: 4 }, () => store.consume(key, [minute(3)])),
-        store.consume(key, [minute(10)]),
-      ]);
-      // Sent: the first request, then the other limit's (its own lane), then the three that
-      // waited, which find one place left in the list both lanes count in.
-      expect(results.map((r) => r.allowed)).toEqual([true, true, false, false, true]);
-      expect(sent.filter((name) => name === 'evalsha' || name === 'eval')).toHaveLength(3);
-    } finally {
-      conn.disconnect();
-    }
+    const key = subject();
+    // Equal windows from separate arrays share the lane; the same window with another limit
+    // (a replica configured differently, say) does not.
+    const results = await Promise.all([
+      ...Array.from({ length: 4 }, () => store.consume(key, [minute(3)])),
+      store.consume(key, [minute(10)]),
+    ]);
+    // Sent: the first request, then the other limit's (its own lane), then the three that
+    // waited, which find one place left in the list both lanes count in.
+    expect(results.map((r) => r.allowed)).toEqual([true, true, false, false, true]);
+    expect(scriptCalls).toBe(3);
   });
 
   it('splits a burst larger than one call may count', async () => {
-    const { conn, sent, store } = await counted();
-    try {
-      const key = subject();
-      const windows = [minute(100_000)];
-      const results = await Promise.all(Array.from({ length: MAX_BATCH + 11 }, () => store.consume(key, windows)));
-      expect(results.every((r) => r.allowed)).toBe(true);
-      expect(results.map((r) => r.windows[0]?.count)).toEqual(results.map((_, i) => i + 1));
-      expect(sent.filter((name) => name === 'evalsha' || name === 'eval')).toHaveLength(3);
-    } finally {
-      conn.disconnect();
-    }
+    const key = subject();
+    const windows = [minute(100_000)];
+    const results = await Promise.all(Array.from({ length: MAX_BATCH + 11 }, () => store.consume(key, windows)));
+    expect(results.every((r) => r.allowed)).toBe(true);
+    expect(results.map((r) => r.windows[0]?.count)).toEqual(results.map((_, i) => i + 1));
+    expect(scriptCalls).toBe(3);
   });
 
   it('fails the requests that waited behind a failed call, and serves the key again afterwards', async () => {
-    const { conn, sent, store } = await counted();
-    try {
-      const key = subject();
-      conn.disconnect(); // no offline queue in the gateway's client: the call fails at once
-      await connClosed(conn);
-      const windows = [minute(10)];
-      const failed = await Promise.allSettled(Array.from({ length: 5 }, () => store.consume(key, windows)));
-      expect(failed.map((r) => r.status)).toEqual(Array.from({ length: 5 }, () => 'rejected'));
-      // The four behind the first call were released with its failure, not sent after it.
-      expect(sent.filter((name) => name === 'evalsha' || name === 'eval')).toHaveLength(1);
-      await conn.connect();
-      const again = await Promise.all(Array.from({ length: 3 }, () => store.consume(key, windows)));
-      expect(again.map((r) => r.windows[0]?.count)).toEqual([1, 2, 3]);
-    } finally {
-      conn.disconnect();
-    }
+    const key = subject();
+    conn.disconnect(); // a closed connection fails a call at once
+    await connClosed(conn);
+    const windows = [minute(10)];
+    const failed = await Promise.allSettled(Array.from({ length: 5 }, () => store.consume(key, windows)));
+    expect(failed.map((r) => r.status)).toEqual(Array.from({ length: 5 }, () => 'rejected'));
+    // The four behind the first call were released with its failure, not sent after it.
+    expect(scriptCalls).toBe(1);
+    await conn.connect();
+    const again = await Promise.all(Array.from({ length: 3 }, () => store.consume(key, windows)));
+    expect(again.map((r) => r.windows[0]?.count)).toEqual([1, 2, 3]);
   });
 });
 
