@@ -161,11 +161,14 @@ return out
 export const MAX_BATCH = 256;
 
 interface Waiter {
+  windows: WindowSpec[];
+  /** The windows and their limits as one string: requests go in one call only when equal. */
+  names: string;
   resolve(c: Consumption): void;
   reject(err: unknown): void;
 }
 
-/** One key's requests for one set of windows: at most one script call in flight, the rest waiting. */
+/** One key's requests: the calls of one turn in flight, the requests that came since waiting. */
 interface Lane {
   busy: boolean;
   waiting: Waiter[];
@@ -176,20 +179,21 @@ interface Lane {
  * `…:<window>:log`), so the script runs on Redis Cluster too; it is registered once and called
  * by digest (EVALSHA).
  *
- * One key's requests share a lane: while its script call is in flight, the key's next requests
- * wait and then go together in one call, which counts them in arrival order exactly as calls of
- * their own would (docs/contract/limits.md). An idle key's request goes at once, so batching adds
- * no wait when there is nothing to batch; under a burst from one key it spares a round trip per
- * request. A failed call fails the requests that waited behind it too (each lets its request
- * through as the limiter's fallback says), so none waits longer than one command's deadline
- * plus the one it queued behind.
+ * A key's requests share a lane (docs/operations.md, rate limits). An idle key's request goes
+ * at once. While its call is in flight, the key's next requests wait; when it is answered, all
+ * of them go in the same turn: each run of consecutive requests with the same windows (at most
+ * MAX_BATCH) in one call, the calls in arrival order on the key's one connection, so Redis
+ * counts every request in arrival order, exactly as calls of their own would. A request
+ * therefore waits for at most the calls in flight when it came and then its own, whatever the
+ * burst. When a call fails, its requests and those waiting behind it are released with the
+ * failure (the limiter lets each through uncounted).
  */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #consume: Script;
   readonly #prefix: string;
-  /** Lanes by windows and key (laneOf); a lane is dropped when nothing waits in it. */
+  /** Lanes by key; a lane is dropped when nothing waits in it. */
   readonly #lanes = new Map<string, Lane>();
-  /** Each windows array's part of a lane's name, worked out once (the limiter keeps one array per class). */
+  /** Each windows array's names, worked out once (the limiter keeps one array per class). */
   readonly #names = new WeakMap<WindowSpec[], string>();
 
   constructor(redis: RedisClient, prefix: string) {
@@ -204,45 +208,17 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   consume(subject: string, windows: WindowSpec[]): Promise<Consumption> {
-    const name = this.#laneOf(subject, windows);
-    let lane = this.#lanes.get(name);
+    const names = this.#namesOf(windows);
+    let lane = this.#lanes.get(subject);
     if (lane === undefined) {
       lane = { busy: false, waiting: [] };
-      this.#lanes.set(name, lane);
+      this.#lanes.set(subject, lane);
     }
     const queued = lane;
     return new Promise<Consumption>((resolve, reject) => {
-      queued.waiting.push({ resolve, reject });
-      if (!queued.busy) void this.#drain(name, subject, windows, queued);
+      queued.waiting.push({ windows, names, resolve, reject });
+      if (!queued.busy) void this.#drain(subject, queued);
     });
-  }
-
-  /** Requests share a lane when they are of one key and count against the same windows and limits. */
-  #laneOf(subject: string, windows: WindowSpec[]): string {
-    // Stryker disable all: a cache of a pure function of the array (and names start with a letter, limits are digits, so any separator reads the same); without it every call works the name out again
-    let names = this.#names.get(windows);
-    if (names === undefined) {
-      names = windows.map((w) => `${w.name}:${w.kind}=${w.limit}`).join(',');
-      this.#names.set(windows, names);
-    }
-    // Stryker restore all
-    return `${names} ${subject}`;
-  }
-
-  /** Send the lane's waiting requests, one script call at a time, until none waits. */
-  async #drain(name: string, subject: string, windows: WindowSpec[], lane: Lane): Promise<void> {
-    lane.busy = true;
-    while (lane.waiting.length > 0) {
-      const batch = lane.waiting.splice(0, MAX_BATCH);
-      try {
-        this.#settle(batch, windows, await this.#call(subject, windows, batch.length));
-      } catch (err) {
-        for (const w of batch) w.reject(err);
-        for (const w of lane.waiting.splice(0)) w.reject(err);
-      }
-    }
-    // Dropped, not marked idle: the key's next request starts a lane of its own.
-    this.#lanes.delete(name);
   }
 
   /** Lanes held: keys with a call in flight (an idle key holds nothing). */
@@ -250,12 +226,52 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.#lanes.size;
   }
 
-  async #call(subject: string, windows: WindowSpec[], requests: number): Promise<unknown[]> {
-    const keys = windows.map((w) => this.key(subject, w));
-    // Stryker disable next-line StringLiteral: the script reads every kind but 'm' as a day window
-    const args = windows.flatMap((w) => [w.kind === 'minute' ? 'm' : 'd', String(w.limit)]);
-    args.push(String(requests));
-    return (await this.#consume(keys, args)) as unknown[];
+  #namesOf(windows: WindowSpec[]): string {
+    // Stryker disable all: a cache of a pure function of the array (and names start with a letter, limits are digits, so any separator reads the same); without it every call works the names out again
+    let names = this.#names.get(windows);
+    if (names === undefined) {
+      names = windows.map((w) => `${w.name}:${w.kind}=${w.limit}`).join(',');
+      this.#names.set(windows, names);
+    }
+    // Stryker restore all
+    return names;
+  }
+
+  /** Send what waits in the lane, one turn's calls at a time, until nothing waits. */
+  async #drain(subject: string, lane: Lane): Promise<void> {
+    lane.busy = true;
+    while (lane.waiting.length > 0) {
+      const turn = lane.waiting.splice(0);
+      const calls: Promise<unknown>[] = [];
+      let from = 0;
+      for (let i = 1; i <= turn.length; i++) {
+        // Past the end turn[i] is undefined, which closes the last run.
+        if (i - from === MAX_BATCH || turn[i]?.names !== (turn[from] as Waiter).names) {
+          calls.push(this.#send(subject, turn.slice(from, i)));
+          from = i;
+        }
+      }
+      const failures = (await Promise.all(calls)).filter((failure) => failure !== undefined);
+      if (failures.length > 0) for (const w of lane.waiting.splice(0)) w.reject(failures[0]);
+    }
+    // Dropped, not marked idle: the key's next request starts a lane of its own.
+    this.#lanes.delete(subject);
+  }
+
+  /** One call for a run of requests with the same windows; its failure, if it fails. */
+  async #send(subject: string, batch: Waiter[]): Promise<unknown> {
+    const windows = (batch[0] as Waiter).windows;
+    try {
+      const keys = windows.map((w) => this.key(subject, w));
+      // Stryker disable next-line StringLiteral: the script reads every kind but 'm' as a day window
+      const args = windows.flatMap((w) => [w.kind === 'minute' ? 'm' : 'd', String(w.limit)]);
+      args.push(String(batch.length));
+      this.#settle(batch, windows, (await this.#consume(keys, args)) as unknown[]);
+      return undefined;
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+      return err;
+    }
   }
 
   /**

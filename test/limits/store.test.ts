@@ -206,12 +206,23 @@ describe('redis rate-limit store: one call for the requests a key sends while it
   let conn: Redis;
   let store: RedisRateLimitStore;
   let scriptCalls = 0;
+  /** The most script calls sent and not yet answered at one time. */
+  let mostInFlight = 0;
   beforeEach(async () => {
     conn = await connectTestRedis();
     scriptCalls = 0;
+    mostInFlight = 0;
+    let inFlight = 0;
     const send = conn.sendCommand.bind(conn);
     conn.sendCommand = ((command: Parameters<Redis['sendCommand']>[0], stream?: Parameters<Redis['sendCommand']>[1]) => {
-      if (command.name === 'evalsha' || command.name === 'eval') scriptCalls += 1;
+      if (command.name === 'evalsha' || command.name === 'eval') {
+        scriptCalls += 1;
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        const answered = () => {
+          inFlight -= 1;
+        };
+        command.promise.then(answered, answered);
+      }
       return send(command, stream);
     }) as Redis['sendCommand'];
     store = new RedisRateLimitStore(conn, prefix);
@@ -226,9 +237,11 @@ describe('redis rate-limit store: one call for the requests a key sends while it
     const burst = Promise.all(Array.from({ length: 40 }, () => store.consume(key, windows)));
     expect(store.pending).toBe(1);
     const results = await burst;
+    await new Promise((r) => setImmediate(r));
     expect(store.pending).toBe(0); // an idle key holds nothing
     // The first request goes at once; the 39 that came while it was in flight go together.
     expect(scriptCalls).toBe(2);
+    expect(mostInFlight).toBe(1);
     expect(results.map((r) => r.allowed)).toEqual(Array.from({ length: 40 }, (_, i) => i < 25));
     expect(results.map((r) => r.windows[0]?.count)).toEqual(Array.from({ length: 40 }, (_, i) => Math.min(i + 1, 25)));
     expect(results.map((r) => r.windows[1]?.count)).toEqual(results.map((r) => r.windows[0]?.count));
@@ -264,7 +277,7 @@ describe('redis rate-limit store: one call for the requests a key sends while it
     }
   });
 
-  it('keeps keys and window sets apart: each has its own call in flight', async () => {
+  it('counts the requests of one key in arrival order across classes: a search behind waiting reads waits its turn', async () => {
     const [k1, k2] = [subject(), subject()];
     const reads = [minute(3)];
     const searches = [minute(3), { name: 'search_minute', kind: 'minute', limit: 2 } satisfies WindowSpec];
@@ -272,38 +285,35 @@ describe('redis rate-limit store: one call for the requests a key sends while it
       ...Array.from({ length: 4 }, () => store.consume(k1, reads)),
       ...Array.from({ length: 4 }, () => store.consume(k2, reads)),
       store.consume(k1, searches),
+      store.consume(k1, reads),
     ]);
-    // k1's search went at once in a lane of its own, ahead of k1's waiting reads: the read
-    // window shared by both lanes still admits three of k1's five requests, no more.
-    const allowed = results.map((r) => r.allowed);
-    expect(allowed.slice(4, 8)).toEqual([true, true, true, false]);
-    expect([...allowed.slice(0, 4), allowed[8]].filter(Boolean)).toHaveLength(3);
-    expect(allowed[8]).toBe(true);
-    // Two keys and one more window set: three lanes, each a first call and a batch at most.
-    expect(scriptCalls).toBe(5);
+    // As one call each would count them: k1's fourth read and its search find the read window full.
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false, true, true, true, false, false, false]);
+    // Each key's first request alone; then k1's waiting reads, its search and its last read in
+    // three calls (runs of the same windows, in order), and k2's in one.
+    expect(scriptCalls).toBe(6);
   });
 
-  it('batches the requests of one key and windows whoever built the windows, and keeps other limits apart', async () => {
+  it('batches equal windows whoever built them, and keeps a different limit for the same window apart', async () => {
     const key = subject();
-    // Equal windows from separate arrays share the lane; the same window with another limit
-    // (a replica configured differently, say) does not.
     const results = await Promise.all([
       ...Array.from({ length: 4 }, () => store.consume(key, [minute(3)])),
       store.consume(key, [minute(10)]),
     ]);
-    // Sent: the first request, then the other limit's (its own lane), then the three that
-    // waited, which find one place left in the list both lanes count in.
-    expect(results.map((r) => r.allowed)).toEqual([true, true, false, false, true]);
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false, true]);
     expect(scriptCalls).toBe(3);
   });
 
   it('splits a burst larger than one call may count', async () => {
     const key = subject();
     const windows = [minute(100_000)];
-    const results = await Promise.all(Array.from({ length: MAX_BATCH + 11 }, () => store.consume(key, windows)));
+    const results = await Promise.all(Array.from({ length: 2 * MAX_BATCH + 12 }, () => store.consume(key, windows)));
     expect(results.every((r) => r.allowed)).toBe(true);
     expect(results.map((r) => r.windows[0]?.count)).toEqual(results.map((_, i) => i + 1));
-    expect(scriptCalls).toBe(3);
+    // The first alone, then the 523 that waited in three calls sent together: a request waits
+    // for the calls in flight when it came and its own, however long the queue.
+    expect(scriptCalls).toBe(4);
+    expect(mostInFlight).toBe(3);
   });
 
   it('fails the requests that waited behind a failed call, and serves the key again afterwards', async () => {
