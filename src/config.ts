@@ -11,7 +11,11 @@ import { parseAllowedOrigins } from './surfaces/mcp/origin.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().positive();
-const onOff = z.enum(['on', 'off']);
+/**
+ * `on` or `off`; `true` and `false` read as the same, since a YAML 1.1 values file (Helm's)
+ * turns an unquoted on/off into a boolean that reaches the environment as "true"/"false".
+ */
+const onOff = z.enum(['on', 'off', 'true', 'false']).transform((v): 'on' | 'off' => (v === 'true' || v === 'on' ? 'on' : 'off'));
 /** Unset or empty: undefined (a chart may render an empty value for an unused setting). */
 const optionalText = z
   .string()

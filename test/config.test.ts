@@ -21,11 +21,23 @@ describe('configuration', () => {
     [{ KEY_CACHE_TTL_SECONDS: '61' }, 'KEY_CACHE_TTL_SECONDS'],
     [{ UPSTREAM_URL: 'http://backend:9000' }, 'UPSTREAM_SERVICE_TOKEN'],
     [{ KILL_SWITCH: 'maybe' }, 'KILL_SWITCH'],
+    [{ RATE_LIMITS: 'yes' }, 'RATE_LIMITS'],
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL'],
     [{ MCP_ALLOWED_ORIGINS: 'https://ok.example, agent.example' }, 'MCP_ALLOWED_ORIGINS'],
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  // A Helm values file is YAML 1.1: an unquoted `KILL_SWITCH: on` arrives as "true".
+  it.each([
+    ['on', 'on'],
+    ['true', 'on'],
+    ['off', 'off'],
+    ['false', 'off'],
+  ])('reads the on/off switches %s as %s', (given, read) => {
+    const c = loadConfig({ KILL_SWITCH: given, RATE_LIMITS: given, REDIS_SENTINEL_TLS: given });
+    expect([c.KILL_SWITCH, c.RATE_LIMITS, c.REDIS_SENTINEL_TLS]).toEqual([read, read, read]);
   });
 
   it('never echoes a secret value in its error', () => {
