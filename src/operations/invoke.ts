@@ -139,7 +139,7 @@ export class Invoker {
  * is not localised declares no `language`, so there it is an unknown argument like any other.
  */
 function languageArgument(op: Operation, args: Record<string, unknown>): Language {
-  if (!op.localised || !('language' in args)) return DEFAULT_LANGUAGE;
+  if (op.localised === false || !('language' in args)) return DEFAULT_LANGUAGE;
   const raw = args['language'];
   delete args['language'];
   if (raw === undefined || raw === null) return DEFAULT_LANGUAGE;

@@ -70,8 +70,14 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   limit: LimitClass;
   /** Executing operations only: the confirm action they run and what a retried token gets. */
   execution?: Execution;
-  /** Titles, options or opinions follow the caller's language. */
-  localised: boolean;
+  /**
+   * Titles, options or opinions in the answer: `true`, in the caller's language (REST's
+   * Accept-Language, MCP's `language`); `'preview'`, in the language of the preview its confirm
+   * token carries, so that every replay is identical on both surfaces; MCP still takes the
+   * `language` argument every tool returning such text takes, checked like any
+   * other, without changing the answer (docs/contract/localisation.md); `false`, none.
+   */
+  localised: boolean | 'preview';
   rest: { method: 'GET' | 'POST'; path: string };
   /** The group it is listed under in the API reference (the OpenAPI document's tags). */
   tag: OperationTag;

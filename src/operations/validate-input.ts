@@ -46,7 +46,7 @@ export function echoed(field: string): string {
  */
 function knownNames(op: Operation, surface: 'rest' | 'mcp'): string[] {
   const names = Object.keys(propertiesOf(op.input));
-  if (surface === 'mcp') return op.localised ? [...names, 'language'] : names;
+  if (surface === 'mcp') return op.localised !== false ? [...names, 'language'] : names;
   return names.filter((n) => !pathParamsOf(op).includes(n));
 }
 

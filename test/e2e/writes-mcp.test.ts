@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Back, BackPreview, OpinionPreview, Order, OrderPreview, PublishedOpinion } from '../../src/contract/index.ts';
 import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
 import { KEYS, MARKETS, OPINIONS, type Stack } from '../helpers/stack.ts';
-import { expectAuditOk, valid, writeStack } from '../helpers/writes.ts';
+import { V1, expectAuditOk, valid, writeStack } from '../helpers/writes.ts';
 
 const WRITE_TOOLS = ['preview_order', 'place_order', 'preview_opinion', 'publish_opinion', 'preview_back', 'back_opinion'];
 const EXECUTING = ['place_order', 'publish_opinion', 'back_opinion'];
@@ -88,8 +88,36 @@ describe('tools/call', () => {
     expect(placed.isError).toBeFalsy();
     const order = valid(Order, placed.structuredContent);
     expect(order).toMatchObject({ stake_coins: '7.0000', replayed: false, option_label: '是' }); // the preview's language
-    const again = await call(KEYS.aliceWrite, 'place_order', { confirm_token: p.confirm_token });
+    // It takes `language` as every tool returning an option name does, checked like
+    // any other; the answer keeps the preview's language, so every replay is the same Order.
+    const again = await call(KEYS.aliceWrite, 'place_order', { confirm_token: p.confirm_token, language: 'ja' });
     expect(again.structuredContent).toEqual({ ...order, replayed: true });
+    const bad = await call(KEYS.aliceWrite, 'place_order', { confirm_token: p.confirm_token, language: 'klingon' });
+    expect(bad.isError).toBe(true);
+    expect(JSON.parse(bad.content[0].text)).toMatchObject({ error: { code: 'INVALID_ARGUMENT', details: { field: 'language' } } });
+  });
+
+  it('place_order declares `language`; back_opinion, whose Back holds no text, does not', async () => {
+    const tools = (await rpc(KEYS.aliceWrite, 'tools/list')).result.tools as any[];
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('place_order').inputSchema.properties.language.description).toMatch(/keeps the language of the preview/);
+    expect(byName.get('back_opinion').inputSchema.properties.language).toBeUndefined();
+    // REST does not negotiate it either: the order of a zh preview is named in zh whatever the header.
+    const topic = genericMarketId(1);
+    const preview = await stack.post(
+      `${V1}/topics/${topic}/order-preview`,
+      KEYS.aliceWrite,
+      { option_id: outcomeId(topic, 1), amount_coins: 5 },
+      { 'accept-language': 'zh' },
+    );
+    const token = valid(OrderPreview, preview.body).confirm_token;
+    const r = await stack.request('POST', `${V1}/orders`, {
+      key: KEYS.aliceWrite,
+      body: { confirm_token: token },
+      headers: { 'accept-language': 'ja' },
+    });
+    expect(valid(Order, r.body).option_label).toBe('是');
+    expect(r.headers.get('content-language')).toBeNull();
   });
 
   it('contract errors are tool errors holding the REST envelope', async () => {

@@ -18,7 +18,7 @@ export interface ExecutionSpec<P extends z.ZodType, O extends z.ZodType> extends
   name: string;
   title: string;
   description: string;
-  localised: boolean;
+  localised: boolean | 'preview';
   path: string;
   tag: OperationTag;
   output: O;

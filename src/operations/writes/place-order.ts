@@ -20,10 +20,11 @@ export const placeOrder = defineExecution({
     'Places the order previewed by preview_order, spending exactly its `stake_coins`, and returns the Order (units, average price, ruby multiplier, payout if correct, balance after). ' +
     EXECUTION_NOTE +
     'Market moved more than 1% of the units since the quote: 409 TOPIC_QUOTE_EXPIRED, nothing charged: preview and ask again. ' +
-    'A retry with the same token never orders twice: it answers the same Order with `replayed: true`.',
+    'A retry with the same token never orders twice: it answers the same Order with `replayed: true`. ' +
+    'The option is named in the language of the preview, which the token carries.',
   action: 'place_order',
   retry: 'replay',
-  localised: false,
+  localised: 'preview',
   path: '/orders',
   tag: 'Orders',
   errors: [

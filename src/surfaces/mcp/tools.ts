@@ -32,10 +32,18 @@ const LANGUAGE_PROPERTY = {
   type: 'string',
   description: `Language: ${LANGUAGES.join(', ')} (default en).`,
 };
+/** On a tool whose answer keeps the language of its preview (Operation.localised 'preview'). */
+const PREVIEW_LANGUAGE_PROPERTY = {
+  type: 'string',
+  description: `Checked as elsewhere (${LANGUAGES.join(', ')}); the answer keeps the language of the preview.`,
+};
 
 export function toolFor(op: Operation): Tool {
   const input = compactInputSchema(jsonSchemaOf(op.input, 'input'));
-  if (op.localised) input['properties'] = { ...(input['properties'] as object), language: LANGUAGE_PROPERTY };
+  if (op.localised !== false) {
+    const language = op.localised === 'preview' ? PREVIEW_LANGUAGE_PROPERTY : LANGUAGE_PROPERTY;
+    input['properties'] = { ...(input['properties'] as object), language };
+  }
   const executing = op.kind === 'execute';
   const definition: ToolDefinition = {
     name: op.name,

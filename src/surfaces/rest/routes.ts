@@ -63,7 +63,7 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
           language: lang,
           onMetered: (headers) => reply.headers(headers),
         });
-        if (op.localised) {
+        if (op.localised === true) {
           reply.header('content-language', result.lang);
           const vary = reply.getHeader('vary');
           reply.header('vary', vary === undefined ? 'Accept-Language' : `${String(vary)}, Accept-Language`);

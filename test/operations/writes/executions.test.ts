@@ -69,7 +69,7 @@ async function refusal(p: Promise<unknown>): Promise<ApiError> {
 describe('execution declarations', () => {
   it('exposes the three executions as MCP tools under their contract names, with their retry policy and localisation', () => {
     for (const [op, name, path, retry, localised] of [
-      [placeOrder, 'place_order', '/orders', 'replay', false],
+      [placeOrder, 'place_order', '/orders', 'replay', 'preview'],
       [backOpinion, 'back_opinion', '/backs', 'replay', false],
       [publishOpinion, 'publish_opinion', '/opinions', 'refuse', true],
     ] as const) {

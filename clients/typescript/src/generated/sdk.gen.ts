@@ -223,7 +223,7 @@ export const previewOrder = <ThrowOnError extends boolean = true>(options: Optio
 /**
  * Place a previewed order
  *
- * Places the order previewed by preview_order, spending exactly its `stake_coins`, and returns the Order (units, average price, ruby multiplier, payout if correct, balance after). Call it only after the user explicitly confirmed the preview's summary, with only the `confirm_token` of that preview. Market moved more than 1% of the units since the quote: 409 TOPIC_QUOTE_EXPIRED, nothing charged: preview and ask again. A retry with the same token never orders twice: it answers the same Order with `replayed: true`.
+ * Places the order previewed by preview_order, spending exactly its `stake_coins`, and returns the Order (units, average price, ruby multiplier, payout if correct, balance after). Call it only after the user explicitly confirmed the preview's summary, with only the `confirm_token` of that preview. Market moved more than 1% of the units since the quote: 409 TOPIC_QUOTE_EXPIRED, nothing charged: preview and ask again. A retry with the same token never orders twice: it answers the same Order with `replayed: true`. The option is named in the language of the preview, which the token carries.
  */
 export const placeOrder = <ThrowOnError extends boolean = true>(options: Options<PlaceOrderData, ThrowOnError>): RequestResult<PlaceOrderResponses, PlaceOrderErrors, ThrowOnError> => (options.client ?? client).post<PlaceOrderResponses, PlaceOrderErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
