@@ -54,7 +54,9 @@ export class CursorCodec {
   /** Open a caller's cursor; anything that is not one of ours is an invalid argument. */
   open(cursor: string): Sealed {
     const raw = /^[A-Za-z0-9_-]{1,512}$/.test(cursor) ? Buffer.from(cursor, 'base64url') : Buffer.alloc(0);
-    if (raw.length < 1 + 12 + 16 + 2 || raw[0] !== VERSION) throw badCursor();
+    // Base64url decoding ignores a lone trailing character and the unused bits of the last one,
+    // so other texts decode to these bytes too; only the text this API wrote is its cursor.
+    if (raw.length < 1 + 12 + 16 + 2 || raw[0] !== VERSION || raw.toString('base64url') !== cursor) throw badCursor();
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(1, 13));
       decipher.setAuthTag(raw.subarray(13, 29));

@@ -46,6 +46,24 @@ describe('CursorCodec', () => {
     expect(invalid(() => codec.beforeOf(good)).details).toEqual({ field: 'cursor' });
   });
 
+  it('refuses a text that only decodes to a cursor: a lone character appended, or unused bits changed', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const seen = { appended: 0, twin: 0 };
+    for (let o = 0; o < 2000; o += 7) {
+      const c = codec.encode({ o });
+      const bytes = Buffer.from(c, 'base64url');
+      // A cursor whose text is a multiple of 4 long: one more character decodes to nothing.
+      // Otherwise its last character carries bits past the last byte, which decoding drops.
+      const other = c.length % 4 === 0 ? `${c}A` : c.slice(0, -1) + alphabet[alphabet.indexOf(c.at(-1) as string) ^ 1];
+      expect(Buffer.from(other, 'base64url').equals(bytes)).toBe(true);
+      expect(invalid(() => codec.offsetOf(other)).code).toBe('INVALID_ARGUMENT');
+      expect(codec.offsetOf(c)).toBe(o);
+      seen[c.length % 4 === 0 ? 'appended' : 'twin'] += 1;
+    }
+    expect(seen.appended).toBeGreaterThan(0);
+    expect(seen.twin).toBeGreaterThan(0);
+  });
+
   it("refuses another list's cursor, offset or keyset, and opens its own", () => {
     const positions = codecs.forList('list_my_positions').encode({ o: 20 });
     const comments = codecs.forList('list_topic_opinions').encode({ b: 'c1' });
