@@ -28,7 +28,11 @@ export interface AcceptLanguageEntry {
 export function parseAcceptLanguage(header: string | undefined): AcceptLanguageEntry[] {
   if (header === undefined) return [];
   const entries: AcceptLanguageEntry[] = [];
-  for (const part of header.split(',').slice(0, MAX_ENTRIES)) {
+  let read = 0;
+  for (const part of header.split(',')) {
+    // Empty list elements are no entries (RFC 9110 section 5.6.1), so they do not count.
+    if (part.trim() === '') continue;
+    if (++read > MAX_ENTRIES) break;
     const [rawTag = '', ...params] = part.split(';').map((s) => s.trim());
     if (!TAG_RE.test(rawTag)) continue;
     let q = 1;

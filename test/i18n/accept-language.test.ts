@@ -37,6 +37,7 @@ describe('negotiateAcceptLanguage', () => {
     ['zh-CN,zh;q=0.9,en;q=0.8', 'zh-CN', 'typical Chinese browser header'],
     ['und, ja;q=0.1', 'ja', 'und is no preference'],
     [`${'fr,'.repeat(100)}ja`, 'en', 'entries past the cap are ignored'],
+    [`${', ,'.repeat(40)}ja`, 'ja', 'empty list elements are no entries, so they do not count'],
   ];
   it.each(cases)('%j → %s (%s)', (header, expected) => {
     expect(negotiateAcceptLanguage(header)).toBe(expected);
