@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import * as contract from '../contract/index.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors/codes.ts';
-import { pathParamsOf, type Operation, type OperationTag } from '../operations/operation.ts';
+import { negotiatesLanguage, pathParamsOf, type Operation, type OperationTag } from '../operations/operation.ts';
 import { LANGUAGES } from '../i18n/languages.ts';
 
 type Json = Record<string, unknown>;
@@ -438,7 +438,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
     };
     for (const name of pathNames) param(name, 'path');
     if (op.rest.method === 'GET') for (const name of Object.keys(props)) if (!pathNames.includes(name)) param(name, 'query');
-    if (op.localised === true) parameters.push({ $ref: '#/components/parameters/AcceptLanguage' });
+    if (negotiatesLanguage(op)) parameters.push({ $ref: '#/components/parameters/AcceptLanguage' });
 
     let requestBody: Json | undefined;
     if (op.rest.method === 'POST') {
@@ -454,7 +454,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
     }
 
     const successHeaders: Json = { ...RATE_HEADERS, 'X-Request-Id': header('X-Request-Id') };
-    if (op.localised === true) successHeaders['Content-Language'] = header('Content-Language');
+    if (negotiatesLanguage(op)) successHeaders['Content-Language'] = header('Content-Language');
     const success = (status: number, description: string): Json => {
       const set = examplesOf(own?.responses[String(status)]);
       return {

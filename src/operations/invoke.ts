@@ -24,7 +24,7 @@ import { rateLimited } from '../limits/decision.ts';
 import type { LimitClass } from '../limits/windows.ts';
 import type { Surface } from '../metrics/metrics.ts';
 import type { Services } from '../services.ts';
-import { operationContext, operationDeps, type Operation, type OperationDeps, type OperationLogger } from './operation.ts';
+import { operationContext, operationDeps, takesLanguage, type Operation, type OperationDeps, type OperationLogger } from './operation.ts';
 import { validateInput } from './validate-input.ts';
 import { writesDisabled } from './writes-gate.ts';
 
@@ -139,7 +139,7 @@ export class Invoker {
  * is not localised declares no `language`, so there it is an unknown argument like any other.
  */
 function languageArgument(op: Operation, args: Record<string, unknown>): Language {
-  if (op.localised === false || !('language' in args)) return DEFAULT_LANGUAGE;
+  if (!takesLanguage(op) || !('language' in args)) return DEFAULT_LANGUAGE;
   const raw = args['language'];
   delete args['language'];
   if (raw === undefined || raw === null) return DEFAULT_LANGUAGE;

@@ -95,6 +95,16 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   execute(ctx: OperationContext, input: z.infer<I>): Promise<OperationResult<z.infer<O>>>;
 }
 
+/** REST negotiates its language (Accept-Language in, Content-Language and Vary out). */
+export function negotiatesLanguage(op: Pick<Operation, 'localised'>): boolean {
+  return op.localised === true;
+}
+
+/** Over MCP it takes the optional `language` argument (docs/contract/localisation.md#mcp-language). */
+export function takesLanguage(op: Pick<Operation, 'localised'>): boolean {
+  return op.localised !== false;
+}
+
 const PATH_PARAMS = new WeakMap<Pick<Operation, 'rest'>, readonly string[]>();
 
 /**

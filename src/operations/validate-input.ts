@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../errors/api-error.ts';
-import { pathParamsOf, type Operation } from './operation.ts';
+import { pathParamsOf, takesLanguage, type Operation } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ export function echoed(field: string): string {
  */
 function knownNames(op: Operation, surface: 'rest' | 'mcp'): string[] {
   const names = Object.keys(propertiesOf(op.input));
-  if (surface === 'mcp') return op.localised !== false ? [...names, 'language'] : names;
+  if (surface === 'mcp') return takesLanguage(op) ? [...names, 'language'] : names;
   return names.filter((n) => !pathParamsOf(op).includes(n));
 }
 

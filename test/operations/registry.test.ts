@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { buildOpenApi } from '../../src/http/openapi.ts';
 import { ToolRegistry } from '../../src/surfaces/mcp/tools.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
+import { negotiatesLanguage, takesLanguage } from '../../src/operations/operation.ts';
 
 const READ_SCOPES = new Set(['read'] as const);
 const ALL_SCOPES = new Set(['read', 'write'] as const);
@@ -75,6 +76,25 @@ describe('the operation registry', () => {
         .map(([m, o]) => `${o.operationId} ${m.toUpperCase()} ${path}`),
     );
     expect(documented.sort()).toEqual(OPERATIONS.map((op) => `${op.name} ${op.rest.method} ${op.rest.path}`).sort());
+  });
+
+  it('language follows the declaration: tools and documented parameters alike', () => {
+    const doc = buildOpenApi(OPERATIONS) as {
+      paths: Record<string, Record<string, { operationId: string; parameters?: { $ref?: string }[] }>>;
+    };
+    const documented = new Map(
+      Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((o) => [o.operationId, o] as const)),
+    );
+    const tools = new Map(new ToolRegistry(OPERATIONS).listingFor(ALL_SCOPES).tools.map((t) => [t.name, t]));
+    for (const op of OPERATIONS) {
+      // Only a confirmed action keeps its preview's language, which its token carries.
+      if (op.localised === 'preview') expect(op.kind, op.name).toBe('execute');
+      const acceptLanguage = (documented.get(op.name)?.parameters ?? []).some((p) => p.$ref?.endsWith('/AcceptLanguage'));
+      expect(acceptLanguage, op.name).toBe(negotiatesLanguage(op));
+      const tool = tools.get(op.name);
+      if (tool !== undefined) expect(Object.keys(tool.inputSchema.properties ?? {}).includes('language'), op.name).toBe(takesLanguage(op));
+    }
+    expect(OPERATIONS.filter((op) => takesLanguage(op) && !negotiatesLanguage(op)).map((op) => op.name)).toEqual(['place_order']);
   });
 
   it('no source file chooses a policy by comparing an operation name', () => {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Scope } from '../../auth/caller.ts';
 import { LANGUAGES } from '../../i18n/languages.ts';
-import type { Operation } from '../../operations/operation.ts';
+import { takesLanguage, type Operation } from '../../operations/operation.ts';
 import { compactInputSchema, compactOutputSchema } from './compact-schema.ts';
 
 export const REQUIRES_USER_INTERACTION = 'openpm/requiresUserInteraction';
@@ -40,7 +40,7 @@ const PREVIEW_LANGUAGE_PROPERTY = {
 
 export function toolFor(op: Operation): Tool {
   const input = compactInputSchema(jsonSchemaOf(op.input, 'input'));
-  if (op.localised !== false) {
+  if (takesLanguage(op)) {
     const language = op.localised === 'preview' ? PREVIEW_LANGUAGE_PROPERTY : LANGUAGE_PROPERTY;
     input['properties'] = { ...(input['properties'] as object), language };
   }

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ApiError } from '../../errors/api-error.ts';
 import { requireCaller } from '../../auth/plugin.ts';
 import { negotiateAcceptLanguage } from '../../i18n/accept-language.ts';
-import type { Operation } from '../../operations/operation.ts';
+import { negotiatesLanguage, type Operation } from '../../operations/operation.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
 import { echoed, pathParameterElsewhere } from '../../operations/validate-input.ts';
 import { routerPath } from '../../http/paths.ts';
@@ -63,7 +63,7 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
           language: lang,
           onMetered: (headers) => reply.headers(headers),
         });
-        if (op.localised === true) {
+        if (negotiatesLanguage(op)) {
           reply.header('content-language', result.lang);
           const vary = reply.getHeader('vary');
           reply.header('vary', vary === undefined ? 'Accept-Language' : `${String(vary)}, Accept-Language`);
