@@ -34,6 +34,20 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, key
 
 const coins = async () => (await call<{ coins: string }>('GET', '/me')).coins;
 
+/** The backend performs the next POST under `pathPrefix`, then its answer is replaced by `status`. */
+const answerLostOnce = (pathPrefix: string, status: number) =>
+  stack.admin('POST', '/faults', { method: 'POST', pathPrefix, status, times: 1, phase: 'after' });
+
+/** Runs an execute step, noting the code of an error it meets before passing it on. */
+async function noting<T>(seen: string[], execute: () => Promise<T>): Promise<T> {
+  try {
+    return await execute();
+  } catch (err) {
+    seen.push((err as OpenPmError).code);
+    throw err;
+  }
+}
+
 describe('previewConfirmExecute', () => {
   it('executes what the user confirmed, after showing the summary', async () => {
     const topic = genericMarketId(1);
@@ -87,25 +101,12 @@ describe('previewConfirmExecute', () => {
     const topic = genericMarketId(9);
     const before = Number(await coins());
     // The backend performs the order, then its answer is replaced by a 502.
-    await stack.admin('POST', '/faults', {
-      method: 'POST',
-      pathPrefix: '/internal/prediction/orders',
-      status: 502,
-      times: 1,
-      phase: 'after',
-    });
+    await answerLostOnce('/internal/prediction/orders', 502);
     const seen: string[] = [];
     const outcome = await previewConfirmExecute({
       preview: () => call<OrderPreview>('POST', `/topics/${topic}/order-preview`, { option_id: outcomeId(topic, 2), amount_coins: 20 }),
       confirm: () => true,
-      execute: async (token) => {
-        try {
-          return await call<Order>('POST', '/orders', { confirm_token: token });
-        } catch (err) {
-          seen.push((err as OpenPmError).code);
-          throw err;
-        }
-      },
+      execute: (token) => noting(seen, () => call<Order>('POST', '/orders', { confirm_token: token })),
       sleep: noWait,
     });
     expect(seen).toEqual(['INTERNAL']);
@@ -137,25 +138,12 @@ describe('previewConfirmExecute', () => {
   it('reads a 5xx answer then CONFIRM_TOKEN_USED on a publish as "executed, answer lost": never a second opinion', async () => {
     const content = `Still holding ${Date.now()}`;
     // The backend publishes, then its answer is replaced by a 500.
-    await stack.admin('POST', '/faults', {
-      method: 'POST',
-      pathPrefix: `/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`,
-      status: 500,
-      times: 1,
-      phase: 'after',
-    });
+    await answerLostOnce(`/internal/prediction/markets/${MARKETS.aliceOpen}/opinions`, 500);
     const seen: string[] = [];
     const outcome = await previewConfirmExecute({
       preview: () => call<OpinionPreview>('POST', `/topics/${MARKETS.aliceOpen}/opinion-preview`, { content }),
       confirm: () => true,
-      execute: async (token) => {
-        try {
-          return await call<PublishedOpinion>('POST', '/opinions', { confirm_token: token });
-        } catch (err) {
-          seen.push((err as OpenPmError).code);
-          throw err;
-        }
-      },
+      execute: (token) => noting(seen, () => call<PublishedOpinion>('POST', '/opinions', { confirm_token: token })),
       sleep: noWait,
     });
     expect(seen).toEqual(['INTERNAL', 'CONFIRM_TOKEN_USED']);
