@@ -1,7 +1,7 @@
 /**
  * The tests Stryker runs against each mutant of the money and limits path (stryker.config.mjs):
- * the unit suites of those modules, and the end-to-end suites that drive the previews and
- * executions through a real gateway (the only tests that reach some of their branches). Other
+ * the unit suites of those modules, the registry and OpenAPI suites that hold what operations
+ * declare, and the end-to-end suites that drive the previews and executions through a real gateway (the only tests that reach some of their branches). Other
  * suites reach none of the mutated code, or only through child processes Stryker cannot see.
  */
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -27,10 +27,14 @@ export default defineConfig({
       'test/auth/**/*.test.ts',
       'test/mappers/decimal*.test.ts',
       'test/operations/writes/**/*.test.ts',
+      // What the executions declare (tag, error codes, language) is held by these.
+      'test/operations/registry.test.ts',
+      'test/http/openapi.test.ts',
       'test/e2e/writes-order.test.ts',
       'test/e2e/writes-opinion.test.ts',
       'test/e2e/writes-back.test.ts',
       'test/e2e/writes-token.test.ts',
+      'test/e2e/writes-mcp.test.ts',
       'test/e2e/foundation-auth.test.ts',
       'test/e2e/limits-burst.test.ts',
     ],

@@ -411,4 +411,12 @@ describe('preview_order refused as TOPIC_CLOSED or ALREADY_STAKED: the figures a
     };
     expect(((await refusal(previewOrder.execute(stubBackend({ quote: broken }), input))) as ApiError).code).toBe('INTERNAL');
   });
+
+  it('a topic gone between the rules and the quote is NOT_FOUND, as on any read of it', async () => {
+    const quote = () => {
+      throw mapUpstreamError(UpstreamErrCode.MARKET_NOT_FOUND, 'POST');
+    };
+    const err = (await refusal(previewOrder.execute(stubBackend({ quote }), input))) as ApiError;
+    expect([err.code, err.status]).toEqual(['NOT_FOUND', 404]);
+  });
 });
