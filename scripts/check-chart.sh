@@ -35,6 +35,14 @@ fi
 grep -q "upstream.url is required" "$OUT/refusal.txt"
 echo "check-chart: refuses to render without the required values"
 
+# A preStop pause that leaves the drain no time before SIGKILL must be refused too.
+if helm template openpm "$CHART" -f "$CHART/ci/standalone-values.yaml" --set preStopSleepSeconds=25 >/dev/null 2>"$OUT/grace.txt"; then
+  echo "check-chart: a grace period of 30 s with a 25 s preStop pause should fail" >&2
+  exit 1
+fi
+grep -q "terminationGracePeriodSeconds (30) must be more than" "$OUT/grace.txt"
+echo "check-chart: refuses a grace period shorter than the preStop pause plus the drain"
+
 if ! command -v kubeconform >/dev/null 2>&1; then
   echo "check-chart: kubeconform not on PATH: skipped (schema validation of the rendered objects)"
   exit 0

@@ -4,7 +4,9 @@
  *   merged over it as Helm merges them, and refuses every file of chart-values/bad at the value
  *   it names; and it describes every value of values.yaml, no more;
  * - every `.Values` reference of the templates exists in values.yaml, every value is used, and
- *   the `required` checks of the templates hold for the ci/ files;
+ *   the `required` checks of the templates hold for the ci/ files, and so does the refusal of a
+ *   grace period shorter than the preStop pause plus the gateway's drain (whose length is the
+ *   server's shutdown deadline);
  * - the README's parameter table is what @bitnami/readme-generator-for-helm makes of values.yaml;
  * - the Secret's keys are named alike in the Deployment, NOTES.txt and the README, and are real
  *   gateway variables, as are the names the schema keeps out of `env`.
@@ -108,6 +110,8 @@ describe('values.schema.json', () => {
 });
 
 describe('templates', () => {
+  const helpers = read(join(CHART, 'templates', '_helpers.tpl'));
+  const drainSeconds = Number(/\$drainSeconds := (\d+)/.exec(helpers)?.[1]);
   const refs = new Set<string>();
   for (const t of templates)
     for (const m of t.text.matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) refs.add((m[1] as string).slice(1));
@@ -135,6 +139,17 @@ describe('templates', () => {
     expect(required.length).toBeGreaterThanOrEqual(3);
     for (const path of required) expect(get(values, path.split('.')), path).toBeTruthy();
     if (get(values, ['redis', 'mode']) === 'sentinel') expect((get(values, ['redis', 'sentinels']) as unknown[]).length).toBeGreaterThan(0);
+    const grace = get(values, ['terminationGracePeriodSeconds']) as number;
+    expect(grace).toBeGreaterThan((get(values, ['preStopSleepSeconds']) as number) + drainSeconds);
+  });
+
+  it("refuse a grace period that leaves no room for the preStop pause and the gateway's drain", () => {
+    // The helper's drain is the server's own shutdown deadline, in seconds.
+    const server = /const SHUTDOWN_GRACE_MS = ([\d_]+);/.exec(read(join(ROOT, 'src', 'server.ts')))?.[1];
+    expect(Number(server?.replaceAll('_', '')) / 1000).toBe(drainSeconds);
+    expect(helpers).toMatch(
+      /if le \(int \.Values\.terminationGracePeriodSeconds\) \(add \(int \.Values\.preStopSleepSeconds\) \$drainSeconds\)/,
+    );
   });
 
   it('carry the standard labels, and select by the stable ones only', () => {

@@ -96,4 +96,10 @@ The annotations of an object as YAML (commonAnnotations plus `extra`), or nothin
 {{- if and .Values.autoscaling.hpa.enabled (gt (int .Values.autoscaling.hpa.minReplicas) (int .Values.autoscaling.hpa.maxReplicas)) -}}
 {{- fail "autoscaling.hpa.minReplicas must not exceed autoscaling.hpa.maxReplicas" -}}
 {{- end -}}
+{{- /* The grace period counts from the pod's deletion: the preStop pause first, then SIGTERM and
+the gateway's drain (SHUTDOWN_GRACE_MS in src/server.ts). Shorter, and SIGKILL cuts the drain. */ -}}
+{{- $drainSeconds := 10 -}}
+{{- if le (int .Values.terminationGracePeriodSeconds) (add (int .Values.preStopSleepSeconds) $drainSeconds) -}}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must be more than preStopSleepSeconds (%d) plus the gateway's %d s drain" (int .Values.terminationGracePeriodSeconds) (int .Values.preStopSleepSeconds) $drainSeconds) -}}
+{{- end -}}
 {{- end -}}
