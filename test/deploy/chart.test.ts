@@ -21,6 +21,7 @@ import { promisify } from 'node:util';
 import { Ajv, type ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { isLoopbackHost } from '../../src/admin/app.ts';
 import { ConfigSchema } from '../../src/config.ts';
 import { ROOT } from '../helpers/gateway-process.ts';
 
@@ -148,7 +149,7 @@ describe('templates', () => {
     const server = /const SHUTDOWN_GRACE_MS = ([\d_]+);/.exec(read(join(ROOT, 'src', 'server.ts')))?.[1];
     expect(Number(server?.replaceAll('_', '')) / 1000).toBe(drainSeconds);
     expect(helpers).toMatch(
-      /if le \(int \.Values\.terminationGracePeriodSeconds\) \(add \(int \.Values\.preStopSleepSeconds\) \$drainSeconds\)/,
+      /if le \(int \.Values\.terminationGracePeriodSeconds\) \(add \(int \.Values\.preStopSleepSeconds\) \$drainSeconds\) -\}\}\n\{\{- fail /,
     );
   });
 
@@ -189,6 +190,39 @@ describe('templates', () => {
     for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) expect(deployment).toContain(`${probe}:`);
     expect(deployment).toContain('automountServiceAccountToken:');
     expect(deployment).toContain('mountPath: /tmp');
+  });
+});
+
+describe('loopback', () => {
+  const loopback = (schema['definitions'] as Record<string, { pattern: string }>)['loopbackAddress'];
+  const isLoopbackInSchema = ajv.compile({ ...loopback, definitions: undefined });
+
+  it.each([
+    '127.0.0.1',
+    '127.1.2.3',
+    '::1',
+    '[::1]',
+    '0:0:0:0:0:0:0:1',
+    '::ffff:127.0.0.1',
+    '::FFFF:127.0.0.9',
+    'localhost',
+    'LocalHost',
+    'admin.localhost',
+    '0.0.0.0',
+    '::',
+    '10.1.2.3',
+    'fd00::5',
+    '::ffff:10.0.0.1',
+    'notlocalhost',
+    'localhost.example.com',
+    '128.0.0.1',
+  ])('%s is loopback to the values schema exactly when it is to the gateway', (host) => {
+    expect(isLoopbackInSchema(host)).toBe(isLoopbackHost(host));
+  });
+
+  it("is judged by NOTES.txt with the schema's own pattern", () => {
+    const notes = read(join(CHART, 'templates', 'NOTES.txt'));
+    expect(/regexMatch `([^`]+)` \.Values\.adminListenAddress/.exec(notes)?.[1]).toBe(loopback?.pattern);
   });
 });
 

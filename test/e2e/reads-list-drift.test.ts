@@ -27,7 +27,6 @@ describe('a list that changes between two of its pages', () => {
     for (const amount of [5, 6]) await stack.admin('POST', '/wallet/grant', { userId: USERS.alice, amount });
     const second = expectOk(await page('/me/coin-ledger', 3, first.next_cursor), LedgerList);
     expect(second.data.slice(0, 2).map((e) => e.id)).toEqual(first.data.slice(1).map((e) => e.id));
-    expect(second.data[2]?.id).not.toBe(first.data[2]?.id);
   });
 
   it("a topic's comments: the next page goes on after the last one seen", async () => {
