@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Scope } from '../../auth/caller.ts';
 import { LANGUAGES } from '../../i18n/languages.ts';
-import { takesLanguage, type Operation } from '../../operations/operation.ts';
+import { negotiatesLanguage, takesLanguage, type Operation } from '../../operations/operation.ts';
 import { compactInputSchema, compactOutputSchema } from './compact-schema.ts';
 
 export const REQUIRES_USER_INTERACTION = 'openpm/requiresUserInteraction';
@@ -32,7 +32,7 @@ const LANGUAGE_PROPERTY = {
   type: 'string',
   description: `Language: ${LANGUAGES.join(', ')} (default en).`,
 };
-/** On a tool whose answer keeps the language of its preview (Operation.localised 'preview'). */
+/** On a tool that takes `language` but does not negotiate its answer: it keeps its preview's. */
 const PREVIEW_LANGUAGE_PROPERTY = {
   type: 'string',
   description: `Checked as elsewhere (${LANGUAGES.join(', ')}); the answer keeps the language of the preview.`,
@@ -41,7 +41,7 @@ const PREVIEW_LANGUAGE_PROPERTY = {
 export function toolFor(op: Operation): Tool {
   const input = compactInputSchema(jsonSchemaOf(op.input, 'input'));
   if (takesLanguage(op)) {
-    const language = op.localised === 'preview' ? PREVIEW_LANGUAGE_PROPERTY : LANGUAGE_PROPERTY;
+    const language = negotiatesLanguage(op) ? LANGUAGE_PROPERTY : PREVIEW_LANGUAGE_PROPERTY;
     input['properties'] = { ...(input['properties'] as object), language };
   }
   const executing = op.kind === 'execute';
