@@ -458,7 +458,14 @@ describe('what the templates render', () => {
     const json = JSON.parse(read(join(CHART, 'files', 'dashboard.json'))) as { uid?: unknown; title?: unknown };
     expect(typeof json.uid).toBe('string');
     expect(typeof json.title).toBe('string');
-    // Prometheus Operator's uid limit is Grafana's: 40 characters ("openpm-" and 16 hex digits).
+    // The alert on `up` picks the release's targets: its metrics Service, or its pods.
+    expect(template('prometheusrule.yaml')).toContain('"target" (include "openpm.targetSelector" .)');
+    const target = define('openpm.targetSelector');
+    expect(target).toMatch(
+      /if \.Values\.metrics\.serviceMonitor\.enabled -\}\}\n\{\{- printf "service=%q" \(include "openpm\.metricsServiceName" \.\)/,
+    );
+    expect(target).toContain('printf "pod=~%q" (printf "%s-[a-z0-9]+-[a-z0-9]+" (include "openpm.fullname" .))');
+    // Grafana's uid limit: 40 characters ("openpm-" and 16 hex digits).
     expect(define('openpm.dashboardUid')).toContain('| trunc 16');
   });
 });
