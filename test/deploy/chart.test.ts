@@ -1,12 +1,19 @@
 /**
  * The Helm chart, checked without Helm or a cluster (neither is available to the suite):
- * - values.schema.json compiles (ajv, draft-07, strict), accepts values.yaml and every ci/ file
- *   merged over it as Helm merges them, and refuses every file of chart-values/bad at the value
- *   it names; and it describes every value of values.yaml, no more;
+ * - values.schema.json compiles (ajv, draft-07, strict), accepts values.yaml, every ci/ file and
+ *   every file of chart-values/good merged over it as Helm merges them, and refuses every file of
+ *   chart-values/bad at the value it names; and it describes every value of values.yaml, no more;
  * - every `.Values` reference of the templates exists in values.yaml, every value is used, and
- *   the `required` checks of the templates hold for the ci/ files, and so does the refusal of a
- *   grace period shorter than the preStop pause plus the gateway's drain (whose length is the
- *   server's shutdown deadline);
+ *   the `required` checks of the templates hold for the ci/ files;
+ * - the refusals of the validation helper (`fail` in templates/_helpers.tpl: a grace period the
+ *   drain does not fit in, a Redis command timeout the readiness probe cannot wait for, a
+ *   disruption budget that blocks every drain, …): their conditions and messages are read from
+ *   the helper's text and applied, as written there, to the ci/ files and chart-values/good
+ *   (none refused) and chart-values/refused (each refused with the message it names);
+ * - what the templates render, read from their text: the NetworkPolicy's defaults, egress to
+ *   Redis and the backend when egress is closed, no service links, no rollingUpdate beside
+ *   Recreate, spreading per topology, seccomp profiles, IP families, and monitoring objects
+ *   named per release;
  * - the README's parameter table is what @bitnami/readme-generator-for-helm makes of values.yaml;
  * - the Secret's keys are named alike in the Deployment, NOTES.txt and the README, and are real
  *   gateway variables, as are the names the schema keeps out of `env`.
@@ -27,6 +34,8 @@ import { ROOT } from '../helpers/gateway-process.ts';
 
 const CHART = join(ROOT, 'helm', 'openpm-gateway');
 const BAD = join(ROOT, 'test', 'deploy', 'chart-values', 'bad');
+const GOOD = join(ROOT, 'test', 'deploy', 'chart-values', 'good');
+const REFUSED = join(ROOT, 'test', 'deploy', 'chart-values', 'refused');
 const read = (path: string) => readFileSync(path, 'utf8');
 
 type Values = Record<string, unknown>;
@@ -54,6 +63,11 @@ const errorsOf = (values: Values): ErrorObject[] => (validate(values) ? [] : [..
 
 const ciFiles = readdirSync(join(CHART, 'ci')).filter((f) => f.endsWith('.yaml'));
 const badFiles = readdirSync(BAD).filter((f) => f.endsWith('.yaml'));
+const goodFiles = readdirSync(GOOD).filter((f) => f.endsWith('.yaml'));
+const refusedFiles = readdirSync(REFUSED).filter((f) => f.endsWith('.yaml'));
+const standalone = () => merge(defaults, parse(read(join(CHART, 'ci', 'standalone-values.yaml'))) as Values);
+/** A file of chart-values/ over a complete install (ci/standalone-values.yaml), as scripts/check-chart.sh renders it. */
+const overStandalone = (dir: string, file: string) => merge(standalone(), parse(read(join(dir, file))) as Values);
 
 /** Every template, helper and file Helm renders. */
 const templates = [
@@ -70,8 +84,16 @@ describe('values.schema.json', () => {
     expect(errorsOf(merge(defaults, parse(read(join(CHART, 'ci', file))) as Values))).toEqual([]);
   });
 
+  it.each(goodFiles)('accepts good/%s over a complete install', (file) => {
+    expect(errorsOf(overStandalone(GOOD, file))).toEqual([]);
+  });
+
+  it.each(refusedFiles)('accepts refused/%s over a complete install (the templates refuse it, not the schema)', (file) => {
+    expect(errorsOf(overStandalone(REFUSED, file))).toEqual([]);
+  });
+
   it('has bad examples to refuse', () => {
-    expect(badFiles.length).toBeGreaterThanOrEqual(20);
+    expect(badFiles.length).toBeGreaterThanOrEqual(40);
   });
 
   it.each(badFiles)('refuses bad/%s at the value it names', (file) => {
@@ -79,7 +101,7 @@ describe('values.schema.json', () => {
     const expected = /^# expect: (\S+)/m.exec(text)?.[1];
     expect(expected, 'each bad file names the value it gets wrong').toBeDefined();
     // Over a complete install, so that nothing but the named value is wrong.
-    const values = merge(merge(defaults, parse(read(join(CHART, 'ci', 'standalone-values.yaml'))) as Values), parse(text) as Values);
+    const values = overStandalone(BAD, file);
     const errors = errorsOf(values);
     expect(errors.length).toBeGreaterThan(0);
     const at = errors.map((e) => (e.instancePath === '' ? '/' : e.instancePath));
@@ -144,15 +166,6 @@ describe('templates', () => {
     expect(grace).toBeGreaterThan((get(values, ['preStopSleepSeconds']) as number) + drainSeconds);
   });
 
-  it("refuse a grace period that leaves no room for the preStop pause and the gateway's drain", () => {
-    // The helper's drain is the server's own shutdown deadline, in seconds.
-    const server = /const SHUTDOWN_GRACE_MS = ([\d_]+);/.exec(read(join(ROOT, 'src', 'server.ts')))?.[1];
-    expect(Number(server?.replaceAll('_', '')) / 1000).toBe(drainSeconds);
-    expect(helpers).toMatch(
-      /if le \(int \.Values\.terminationGracePeriodSeconds\) \(add \(int \.Values\.preStopSleepSeconds\) \$drainSeconds\) -\}\}\n\{\{- fail /,
-    );
-  });
-
   it('carry the standard labels, and select by the stable ones only', () => {
     const helpers = read(join(CHART, 'templates', '_helpers.tpl'));
     for (const label of [
@@ -190,6 +203,270 @@ describe('templates', () => {
     for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) expect(deployment).toContain(`${probe}:`);
     expect(deployment).toContain('automountServiceAccountToken:');
     expect(deployment).toContain('mountPath: /tmp');
+  });
+});
+
+describe('the validation helper', () => {
+  const helpers = read(join(CHART, 'templates', '_helpers.tpl'));
+  const body = helpers.slice(helpers.indexOf('{{- define "openpm.validate" -}}'));
+  const drainSeconds = Number(/\$drainSeconds := (\d+)/.exec(body)?.[1]);
+  const num = (v: Values, path: string) => Number(get(v, path.split('.')));
+  const str = (v: Values, path: string) => String(get(v, path.split('.')) ?? '');
+
+  /** The message of a `fail (printf "…"` or `fail "…"` or `required "…"` of the helper, found by its start. */
+  const message = (start: string): string => {
+    const found = [...body.matchAll(/(?:fail \(printf |fail |required )"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] as string);
+    const hits = found.filter((f) => f.startsWith(start));
+    expect(hits, start).toHaveLength(1);
+    return (hits[0] as string).replaceAll('\\"', '"');
+  };
+  const sprintf = (format: string, args: (string | number)[]) => {
+    let i = 0;
+    return format.replace(/%[ds]/g, () => String(args[i++]));
+  };
+
+  /** The fewest replicas there may be, as the helper counts them. */
+  const replicas = (v: Values) =>
+    get(v, ['autoscaling', 'hpa', 'enabled']) === true ? num(v, 'autoscaling.hpa.minReplicas') : num(v, 'replicaCount');
+  /** Pods minAvailable keeps, a percentage rounded up as the disruption controller rounds it. */
+  const kept = (v: Values) => {
+    const min = str(v, 'pdb.minAvailable');
+    return min.endsWith('%') ? Math.ceil((Number(min.slice(0, -1)) * replicas(v)) / 100) : Number(min);
+  };
+
+  /**
+   * Each refusal: the condition as the helper writes it (held to its text), the same condition
+   * over values, and the message's arguments.
+   */
+  const refusals: { start: string; conditions: string[]; when: (v: Values) => boolean; args?: (v: Values) => (string | number)[] }[] = [
+    ...(['upstream.url', 'redis.url', 'existingSecret', 'env.PUBLIC_WEB_URL'] as const).map((path) => ({
+      start: `${path} is required`,
+      conditions: [`" .Values.${path} -}}`],
+      when: (v: Values) => str(v, path) === '',
+    })),
+    {
+      start: 'redis.sentinels is required',
+      conditions: ['if and (eq .Values.redis.mode "sentinel") (empty .Values.redis.sentinels)'],
+      when: (v) => str(v, 'redis.mode') === 'sentinel' && ((get(v, ['redis', 'sentinels']) as unknown[] | undefined) ?? []).length === 0,
+    },
+    {
+      start: 'autoscaling.hpa.minReplicas must not exceed',
+      conditions: [
+        'if and .Values.autoscaling.hpa.enabled (gt (int .Values.autoscaling.hpa.minReplicas) (int .Values.autoscaling.hpa.maxReplicas))',
+      ],
+      when: (v) =>
+        get(v, ['autoscaling', 'hpa', 'enabled']) === true && num(v, 'autoscaling.hpa.minReplicas') > num(v, 'autoscaling.hpa.maxReplicas'),
+    },
+    {
+      start: 'terminationGracePeriodSeconds (',
+      conditions: ['if le (int .Values.terminationGracePeriodSeconds) (add (int .Values.preStopSleepSeconds) $drainSeconds)'],
+      when: (v) => num(v, 'terminationGracePeriodSeconds') <= num(v, 'preStopSleepSeconds') + drainSeconds,
+      args: (v) => [num(v, 'terminationGracePeriodSeconds'), num(v, 'preStopSleepSeconds'), drainSeconds],
+    },
+    {
+      start: 'redis.commandTimeoutMs (',
+      conditions: [
+        '{{- if .Values.readinessProbe.enabled -}}\n{{- if ge (int .Values.redis.commandTimeoutMs) (mul (int .Values.readinessProbe.timeoutSeconds) 1000) -}}\n{{- fail',
+      ],
+      when: (v) =>
+        get(v, ['readinessProbe', 'enabled']) === true &&
+        num(v, 'redis.commandTimeoutMs') >= num(v, 'readinessProbe.timeoutSeconds') * 1000,
+      args: (v) => [
+        num(v, 'redis.commandTimeoutMs'),
+        num(v, 'readinessProbe.timeoutSeconds'),
+        num(v, 'readinessProbe.timeoutSeconds') * 1000,
+      ],
+    },
+    {
+      start: 'pdb.minAvailable (',
+      conditions: [
+        'if and .Values.pdb.create (ne (toString .Values.pdb.minAvailable) "")',
+        '$replicas := ternary (int .Values.autoscaling.hpa.minReplicas) (int .Values.replicaCount) .Values.autoscaling.hpa.enabled',
+        '{{- if hasSuffix "%" $minAvailable -}}\n{{- $keep = div (add (mul (trimSuffix "%" $minAvailable | int) $replicas) 99) 100 -}}\n{{- else -}}\n{{- $keep = int $minAvailable -}}',
+        '{{- if and (gt $replicas 0) (ge (int $keep) $replicas) -}}\n{{- fail',
+      ],
+      when: (v) => get(v, ['pdb', 'create']) === true && str(v, 'pdb.minAvailable') !== '' && replicas(v) > 0 && kept(v) >= replicas(v),
+      args: (v) => [
+        str(v, 'pdb.minAvailable'),
+        replicas(v),
+        get(v, ['autoscaling', 'hpa', 'enabled']) === true ? 'autoscaling.hpa.minReplicas' : 'replicaCount',
+      ],
+    },
+  ];
+  const refusedBy = (v: Values) => refusals.filter((r) => r.when(v)).map((r) => sprintf(message(r.start), r.args?.(v) ?? []));
+
+  it('has every refusal of the helper mirrored here, each condition as the helper writes it', () => {
+    const written = [...body.matchAll(/fail \(printf "|fail "|required "/g)].length;
+    expect(refusals).toHaveLength(written);
+    for (const r of refusals) for (const c of r.conditions) expect(body, r.start).toContain(c);
+  });
+
+  it("counts the drain the server's own shutdown deadline gives", () => {
+    const server = /const SHUTDOWN_GRACE_MS = ([\d_]+);/.exec(read(join(ROOT, 'src', 'server.ts')))?.[1];
+    expect(Number(server?.replaceAll('_', '')) / 1000).toBe(drainSeconds);
+  });
+
+  it('bounds the Redis PING that /readyz waits on by the command timeout the chart checks', () => {
+    // /readyz (src/app.ts) answers once services.redis.ping() settles; ioredis bounds every
+    // command by commandTimeout, which is REDIS_COMMAND_TIMEOUT_MS (src/store/redis.ts).
+    expect(read(join(ROOT, 'src', 'app.ts'))).toMatch(/await services\.redis\.ping\(\)/);
+    expect(read(join(ROOT, 'src', 'store', 'redis.ts'))).toMatch(/commandTimeout: opts\.commandTimeoutMs/);
+    expect(read(join(CHART, 'templates', 'deployment.yaml'))).toMatch(
+      /- name: REDIS_COMMAND_TIMEOUT_MS\n\s+value: \{\{ \.Values\.redis\.commandTimeoutMs \| quote \}\}/,
+    );
+  });
+
+  it('lets the defaults through but for the required values', () => {
+    expect(refusedBy(defaults).map((m) => m.split(' ')[0])).toEqual(['upstream.url', 'redis.url', 'existingSecret', 'env.PUBLIC_WEB_URL']);
+  });
+
+  it.each(ciFiles)('refuses nothing of ci/%s', (file) => {
+    expect(refusedBy(merge(defaults, parse(read(join(CHART, 'ci', file))) as Values))).toEqual([]);
+  });
+
+  it.each(goodFiles)('refuses nothing of good/%s', (file) => {
+    expect(refusedBy(overStandalone(GOOD, file))).toEqual([]);
+  });
+
+  it('has refused examples, at least one for each refusal but the required values', () => {
+    const texts = refusedFiles.map((f) => read(join(REFUSED, f)));
+    for (const r of refusals)
+      if (!r.start.includes(' is required'))
+        expect(
+          texts.some((t) => t.includes(`# refused: ${r.start}`)),
+          r.start,
+        ).toBe(true);
+  });
+
+  it.each(refusedFiles)('refuses refused/%s with the message it names, and nothing else', (file) => {
+    const expected = /^# refused: (.+)$/m.exec(read(join(REFUSED, file)))?.[1];
+    expect(expected, 'each refused file names the start of its message').toBeDefined();
+    const got = refusedBy(overStandalone(REFUSED, file));
+    expect(got).toHaveLength(1);
+    expect(got[0]?.startsWith(expected as string), got[0]).toBe(true);
+  });
+});
+
+describe('what the templates render', () => {
+  const template = (name: string) => read(join(CHART, 'templates', name));
+  const helpers = template('_helpers.tpl');
+  /** A helper's body: up to the next helper or comment (its own `{{- end -}}` lines look like its loops'). */
+  const define = (name: string) => {
+    const from = helpers.indexOf(`{{- define "${name}" -}}`);
+    expect(from, name).toBeGreaterThanOrEqual(0);
+    const rest = helpers.slice(from + 1);
+    const ends = ['\n{{- define', '\n{{/*'].map((e) => rest.indexOf(e)).filter((i) => i >= 0);
+    return rest.slice(0, ends.length > 0 ? Math.min(...ends) : undefined);
+  };
+
+  it('keep the admin port to Prometheus by default, and the API port open', () => {
+    expect(defaults['networkPolicy']).toMatchObject({
+      enabled: true,
+      allowExternal: true,
+      allowExternalEgress: true,
+      metricsFrom: [
+        {
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } },
+          podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } },
+        },
+      ],
+    });
+    const policy = template('networkpolicy.yaml');
+    expect(policy).toMatch(/- ports:\n\s+- port: admin\n\s+protocol: TCP\n\s+from:\n\s+\{\{- toYaml \. \| nindent 8 \}\}/);
+    expect(policy).toMatch(
+      /\{\{- if \.Values\.networkPolicy\.allowExternal \}\}\n\s+- ports:\n\s+- port: http\n\s+protocol: TCP\n\s+\{\{- else if/,
+    );
+  });
+
+  it('open egress to Redis and the backend whenever egress is closed, from their endpoints', () => {
+    const policy = template('networkpolicy.yaml');
+    const closed = policy.slice(policy.indexOf('{{- if not .Values.networkPolicy.allowExternalEgress }}\n  {{- /*'));
+    expect(closed).toContain('include "openpm.redisEgressPorts" .');
+    expect(closed).toContain('include "openpm.upstreamEgressPorts" .');
+    expect(closed).toMatch(/\(get \$\.Values\.networkPolicy \(printf "%sEgress" \$target\)\)\.to/);
+    const redis = define('openpm.redisEgressPorts');
+    for (const from of [
+      '.Values.networkPolicy.redisEgress.ports',
+      '.Values.redis.url',
+      '.Values.redis.clusterNodes',
+      '.Values.redis.sentinels',
+    ])
+      expect(redis).toContain(from);
+    expect(redis).toMatch(/"default" 6379/);
+    expect(redis).toMatch(/"default" 26379/);
+    const upstream = define('openpm.upstreamEgressPorts');
+    expect(upstream).toContain('.Values.networkPolicy.upstreamEgress.ports');
+    expect(upstream).toContain('urlParse .Values.upstream.url');
+    expect(upstream).toContain('(ternary 443 80 (eq $url.scheme "https"))');
+  });
+
+  it('turn service links off', () => {
+    expect(template('deployment.yaml')).toMatch(/\n {6}enableServiceLinks: false\n/);
+  });
+
+  it('render rollingUpdate only with the RollingUpdate strategy', () => {
+    const deployment = template('deployment.yaml');
+    expect(deployment).not.toContain('toYaml .Values.updateStrategy |');
+    expect(deployment).toMatch(
+      /strategy:\n\s+type: \{\{ \.Values\.updateStrategy\.type \}\}\n[^\n]*\n\s+\{\{- if and \(eq \.Values\.updateStrategy\.type "RollingUpdate"\) \.Values\.updateStrategy\.rollingUpdate \}\}\n\s+rollingUpdate:/,
+    );
+  });
+
+  it('spread over zones and over nodes each by its own setting, zones only preferred by default', () => {
+    expect(defaults['topologySpread']).toMatchObject({ zoneWhenUnsatisfiable: 'ScheduleAnyway' });
+    expect(template('deployment.yaml')).toContain(
+      'range $key, $when := dict "topology.kubernetes.io/zone" .Values.topologySpread.zoneWhenUnsatisfiable "kubernetes.io/hostname" .Values.topologySpread.nodeWhenUnsatisfiable',
+    );
+    expect(template('deployment.yaml')).toContain('whenUnsatisfiable: {{ $when }}');
+  });
+
+  it("render a seccomp profile's path with Localhost only, for the pod and the container", () => {
+    const deployment = template('deployment.yaml');
+    expect(deployment).toContain('omit .Values.podSecurityContext "enabled" "seccompProfile"');
+    expect(deployment).toContain('omit .Values.containerSecurityContext "enabled" "seccompProfile"');
+    expect([...deployment.matchAll(/include "openpm\.seccompProfile" \./g)]).toHaveLength(2);
+    expect(define('openpm.seccompProfile')).toMatch(/type: \{\{ \.type \}\}\n\{\{- if eq \.type "Localhost" \}\}\nlocalhostProfile: /);
+  });
+
+  it('give both Services the IP family settings', () => {
+    for (const name of ['service.yaml', 'service-metrics.yaml']) expect(template(name)).toContain('include "openpm.serviceIpFamilies" .');
+    const families = define('openpm.serviceIpFamilies');
+    expect(families).toContain('ipFamilyPolicy: {{ . }}');
+    expect(families).toContain('ipFamilies:');
+  });
+
+  it('name the monitoring objects, and the dashboard its uid, title and file, per release', () => {
+    for (const [name, suffix] of [
+      ['servicemonitor.yaml', '""'],
+      ['prometheusrule.yaml', '""'],
+      ['dashboard-configmap.yaml', '"-dashboard"'],
+    ] as const) {
+      expect(template(name), name).toContain(
+        `include "openpm.monitoringName" (dict "context" $ "namespace" $namespace "suffix" ${suffix})`,
+      );
+    }
+    // Outside the release's namespace, the release's namespace leads the name.
+    expect(define('openpm.monitoringName')).toMatch(/if ne \.namespace \$own -\}\}\n\{\{- \$name = printf "%s-%s" \$own \$name/);
+    expect(define('openpm.dashboardUid')).toContain('(printf "%s/%s" (include "openpm.namespace" .) .Release.Name)');
+    const dashboard = template('dashboard-configmap.yaml');
+    expect(dashboard).toContain('set $dashboard "uid" (include "openpm.dashboardUid" .)');
+    expect(dashboard).toContain(
+      'set $dashboard "title" (printf "%s (%s/%s)" $dashboard.title (include "openpm.namespace" .) .Release.Name)',
+    );
+    expect(dashboard).toContain('{{ $name }}.json: |-');
+    // The file keeps a uid and a title of its own for the template to replace.
+    const json = JSON.parse(read(join(CHART, 'files', 'dashboard.json'))) as { uid?: unknown; title?: unknown };
+    expect(typeof json.uid).toBe('string');
+    expect(typeof json.title).toBe('string');
+    // The alert on `up` picks the release's targets: its metrics Service, or its pods.
+    expect(template('prometheusrule.yaml')).toContain('"target" (include "openpm.targetSelector" .)');
+    const target = define('openpm.targetSelector');
+    expect(target).toMatch(
+      /if \.Values\.metrics\.serviceMonitor\.enabled -\}\}\n\{\{- printf "service=%q" \(include "openpm\.metricsServiceName" \.\)/,
+    );
+    expect(target).toContain('printf "pod=~%q" (printf "%s-[a-z0-9]+-[a-z0-9]+" (include "openpm.fullname" .))');
+    // Grafana's uid limit: 40 characters ("openpm-" and 16 hex digits).
+    expect(define('openpm.dashboardUid')).toContain('| trunc 16');
   });
 });
 

@@ -5,8 +5,9 @@
  * /metrics of a running gateway (a real process, with Redis, after some traffic): an alert on a
  * metric that does not exist would never fire.
  *
- * Label names that Prometheus adds when scraping (namespace, pod, job, …) are allowed; label
- * values are not checked (a healthy replica shows only some of them).
+ * Label names that Prometheus adds when scraping (namespace, pod, job, …) are allowed, and so is
+ * `up`, the series Prometheus itself writes for every target; label values are not checked (a
+ * healthy replica shows only some of them).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ import { KEYS, MARKETS, SERVICE_TOKEN } from '../helpers/stack.ts';
 const CHART = join(ROOT, 'helm', 'openpm-gateway');
 /** Labels the scrape adds (ServiceMonitor / Kubernetes discovery), not the gateway. */
 const TARGET_LABELS = new Set(['namespace', 'pod', 'job', 'instance', 'service', 'container', 'endpoint']);
+/** Series Prometheus writes for each target it scrapes, with the target's labels only. */
+const SCRAPE_SERIES = new Set(['up']);
 
 // ---------------------------------------------------------------------------------------------
 // The expressions, with the template parts substituted as Helm and Grafana would.
@@ -31,14 +34,15 @@ const valueAt = (path: string): unknown =>
   path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], values);
 
 /** files/alerts.yaml as the PrometheusRule template renders it (only the actions it may hold). */
-function renderAlerts(text: string): string {
+function renderAlerts(text: string, target = 'service="openpm-openpm-gateway-metrics"'): string {
   return text.replace(/\{\{\s*`([^`]*)`\s*\}\}|\{\{(.*?)\}\}/g, (whole, raw: string | undefined, inner: string | undefined) => {
     if (raw !== undefined) return raw; // Prometheus's own templating, passed through
     const action = (inner ?? '').trim();
     if (action === '.selector') return 'namespace="openpm"';
+    if (action === '.target') return target;
     const ref = /^\.Values\.([\w.]+)$/.exec(action);
     if (ref !== null && valueAt(ref[1] as string) !== undefined) return String(valueAt(ref[1] as string));
-    throw new Error(`files/alerts.yaml may hold only the selector, .Values references and raw strings: ${whole}`);
+    throw new Error(`files/alerts.yaml may hold only the selector, the target, .Values references and raw strings: ${whole}`);
   });
 }
 
@@ -49,7 +53,10 @@ interface Rule {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
 }
-const rules = parse(renderAlerts(readFileSync(join(CHART, 'files', 'alerts.yaml'), 'utf8'))) as Rule[];
+const alertsText = readFileSync(join(CHART, 'files', 'alerts.yaml'), 'utf8');
+const rules = parse(renderAlerts(alertsText)) as Rule[];
+/** The same alerts for pods scraped through their annotations (no ServiceMonitor, so no `service` label). */
+const rulesByPod = parse(renderAlerts(alertsText, 'pod=~"openpm-openpm-gateway-[a-z0-9]+-[a-z0-9]+"')) as Rule[];
 
 interface Panel {
   title?: string;
@@ -75,6 +82,7 @@ const variableQueries = dashboard.templating.list
 
 const expressions = [
   ...rules.map((r) => ({ where: `alert ${r.alert}`, expr: r.expr })),
+  ...rulesByPod.filter((r) => r.expr.includes('pod=~')).map((r) => ({ where: `alert ${r.alert} (pods by annotation)`, expr: r.expr })),
   ...panelExprs,
   ...variableQueries.map(({ where, expr }) => ({ where, expr })),
 ];
@@ -192,12 +200,13 @@ afterAll(async () => {
 });
 
 describe('the chart ships expressions for every alert the issue asks', () => {
-  it('has the six alerts, each with a severity, a summary and a description', () => {
+  it('has the seven alerts, each with a severity, a summary and a description', () => {
     expect(rules.map((r) => r.alert).sort()).toEqual([
       'OpenpmGatewayCircuitOpen',
       'OpenpmGatewayHighErrorRatio',
       'OpenpmGatewayHighLatency',
       'OpenpmGatewayKillSwitchOn',
+      'OpenpmGatewayMetricsMissing',
       'OpenpmGatewayRateLimitRefusals',
       'OpenpmGatewayRedisUnavailable',
     ]);
@@ -210,6 +219,15 @@ describe('the chart ships expressions for every alert the issue asks', () => {
     expect(rules.find((r) => r.alert === 'OpenpmGatewayKillSwitchOn')?.for).toBe(
       `${String(valueAt('metrics.prometheusRule.killSwitchMinutes'))}m`,
     );
+  });
+
+  it("fires when the release's targets fail or vanish, so a scrape that stops cannot silence the others", () => {
+    const missing = rules.find((r) => r.alert === 'OpenpmGatewayMetricsMissing');
+    const target = 'up{ namespace="openpm", service="openpm-openpm-gateway-metrics" }';
+    expect(missing?.expr.replace(/\s+/g, ' ').trim()).toBe(`${target} == 0 or absent(${target})`);
+    expect(missing?.labels?.['severity']).toBe('critical');
+    // Every other alert reads the gateway's own series, which stop with the scrape.
+    for (const r of rules.filter((x) => x !== missing)) expect(r.expr).not.toContain('absent(');
   });
 
   it('has dashboard panels to read', () => {
@@ -230,7 +248,7 @@ describe('every expression', () => {
     expect(parsed.selectors.length).toBeGreaterThan(0);
     const labelsInPlay = new Set<string>(TARGET_LABELS);
     for (const s of parsed.selectors) {
-      const labels = exported.series.get(s.metric);
+      const labels = SCRAPE_SERIES.has(s.metric) ? new Set<string>() : exported.series.get(s.metric);
       expect(labels, `${s.metric} is not in /metrics`).toBeDefined();
       for (const l of labels ?? []) labelsInPlay.add(l);
       for (const l of s.labels) expect(TARGET_LABELS.has(l) || (labels?.has(l) ?? false), `${s.metric} has no label ${l}`).toBe(true);
