@@ -110,6 +110,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     pipeline,
     gates: [originGate(parseAllowedOrigins(config.MCP_ALLOWED_ORIGINS)), authenticate],
     registry: new ToolRegistry(OPERATIONS),
+    confirmation: null,
   });
 
   return app;

@@ -92,23 +92,50 @@ describe('a JSON-RPC batch is counted call by call', () => {
     expect(((await counters(stack)).performed['opinion'] ?? 0) - before).toBe(10);
   });
 
-  it('a request without tool calls is one read, batch or not; past the read window it is a 429 that consumes nothing', async () => {
-    const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 3 } });
+  it('every message of a batch spends what it would alone; past the read window the whole request is a 429', async () => {
+    const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 6 } });
     try {
       const key = await freshKey(small);
       const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
-      const first = await rpc(small, key, [list(1), list(2), list(3)]);
+      const unknown = (id: number) => ({ jsonrpc: '2.0', id, method: 'resources/list' });
+      const first = await rpc(small, key, [list(1), unknown(2), list(3)]);
       expect(first.status).toBe(200);
-      expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
-      // With two reads left, a batch of three is one read, not a refusal that spends the two.
-      const second = await rpc(small, key, [list(4), list(5), list(6)]);
+      expect(first.body.map((a: { id: number }) => a.id)).toEqual([1, 2, 3]);
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('3');
+      // Three reads left, four messages: three answered, the fourth refused in its place.
+      const second = await rpc(small, key, [list(4), { jsonrpc: '2.0', method: 'notifications/initialized' }, list(5), list(6)]);
       expect(second.status).toBe(200);
-      expect(second.headers.get('x-ratelimit-remaining')).toBe('1');
-      expect((await rpc(small, key, list(7))).headers.get('x-ratelimit-remaining')).toBe('0');
-      const refused = await rpc(small, key, [list(8), list(9)]);
+      expect(second.body).toHaveLength(3);
+      expect(second.body[0].result.tools).toHaveLength(12);
+      expect(second.body[1].result.tools).toHaveLength(12);
+      expect(second.body[2]).toMatchObject({
+        id: 6,
+        error: { code: -32000, message: expect.stringMatching(/^Rate limited: .*retry after \d+ seconds/) },
+      });
+      expect(second.headers.get('x-ratelimit-remaining')).toBe('0');
+      // No budget left: the whole request is the 429, and nothing in it ran.
+      const refused = await rpc(small, key, [list(8), call(9, 'get_my_profile', {})]);
       expect(refused.status).toBe(429);
       expect(refused.body.error.code).toBe('RATE_LIMITED');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      const alone = await rpc(small, key, list(10));
+      expect(alone.status).toBe(429);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('a batch led by a tool call the limits refuse is a 429 as a whole', async () => {
+    const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 1 } });
+    try {
+      const key = await freshKey(small);
+      expect((await small.get(`${V1}/me`, key)).status).toBe(200);
+      const refused = await rpc(small, key, [
+        call(1, 'get_my_profile', {}),
+        ...Array.from({ length: 99 }, (_, i) => ({ jsonrpc: '2.0', id: i + 2, method: 'tools/list' })),
+      ]);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
     } finally {
       await small.close();
     }
