@@ -185,7 +185,7 @@ export async function answerMcp(body: unknown, headers: McpHeaders, ex: McpExcha
   if (outcome.kind === 'modern') {
     const revision = outcome.classification.revision;
     const id = outcome.messageKind === 'request' ? outcome.message.id : null;
-    if (revision !== MODERN_REVISION) return refused(400, unsupportedVersion(id, revision ?? 'unknown'));
+    if (revision !== MODERN_REVISION) return refused(400, unsupportedVersion(id, revision ?? 'unknown', [MODERN_REVISION]));
     if (outcome.messageKind === 'notification') {
       await meter.read();
       return { status: 202, headers: meter.headers };
@@ -309,13 +309,13 @@ function shownVersion(value: string): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : 'unsupported';
 }
 
-function unsupportedVersion(id: Id, version: string): Answer {
+function unsupportedVersion(id: Id, version: string, supported: readonly string[] = SERVED_REVISIONS): Answer {
   const requested = shownVersion(version);
   return failure(
     id,
     ProtocolErrorCode.UnsupportedProtocolVersion,
-    `Unsupported protocol version: ${requested} (supported versions: ${SERVED_REVISIONS.join(', ')})`,
-    { supported: SERVED_REVISIONS, requested },
+    `Unsupported protocol version: ${requested} (supported versions: ${supported.join(', ')})`,
+    { supported, requested },
   );
 }
 
