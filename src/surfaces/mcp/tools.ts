@@ -30,12 +30,12 @@ export interface Tool {
 /** No enum: aliases fold onto a supported code (docs/mcp.md#language), so any string is sent. */
 const LANGUAGE_PROPERTY = {
   type: 'string',
-  description: `Language: ${LANGUAGES.join(', ')} (default en).`,
+  description: `${LANGUAGES.join('|')}; default en.`,
 };
 /** On a tool that takes `language` but does not negotiate its answer: it keeps its preview's. */
 const PREVIEW_LANGUAGE_PROPERTY = {
   type: 'string',
-  description: `Checked as elsewhere (${LANGUAGES.join(', ')}); the answer keeps the language of the preview.`,
+  description: `Checked as elsewhere (${LANGUAGES.join('|')}); the answer keeps the language of the preview.`,
 };
 
 export function toolFor(op: Operation): Tool {
