@@ -69,7 +69,7 @@ describe('a yes through the client runs the execution once', () => {
     expect(message).toMatch(/Balance after: \d+\.\d{4} coins\./);
     expect(message).toMatch(/Guaranteed payout if .* wins: at least \d+\.\d{4} rubies\./);
     expect(message).toMatch(/expires at 2026-11-28T10:0\d:\d\dZ/);
-    expect(message).toMatch(/\?$/);
+    expect(message).toMatch(/\nPlace this order\?$/);
     expect(await coins(stack, USERS.alice)).toBe((Number(before) - 19).toFixed(4));
     // Asked again and confirmed again, the same token replays: nothing more is charged.
     const again = await client.callTool({ name: 'place_order', arguments: { confirm_token: token } });

@@ -88,6 +88,8 @@ type Summary = Record<string, unknown>;
 /** What each confirm action needs: the preview to run again, and the words to show. */
 interface ActionWords {
   preview: string;
+  /** The yes/no question that ends the message. */
+  question: string;
   previewArgs(claims: TokenClaims): Record<string, unknown>;
   message(summary: Summary, claims: TokenClaims): string[];
 }
@@ -99,6 +101,7 @@ const minus = (a: unknown, b: string): string | null => (typeof a === 'string' &
 const ACTIONS: Record<ConfirmAction, ActionWords> = {
   place_order: {
     preview: 'preview_order',
+    question: 'Place this order?',
     previewArgs: (c) => ({
       topic_id: c.params['topic_id'],
       option_id: c.params['option_id'],
@@ -121,6 +124,7 @@ const ACTIONS: Record<ConfirmAction, ActionWords> = {
   },
   publish_opinion: {
     preview: 'preview_opinion',
+    question: 'Publish this opinion?',
     previewArgs: (c) => ({
       topic_id: c.params['topic_id'],
       content: c.params['content'],
@@ -147,6 +151,7 @@ const ACTIONS: Record<ConfirmAction, ActionWords> = {
   },
   back_opinion: {
     preview: 'preview_back',
+    question: 'Back this opinion?',
     previewArgs: (c) => ({ opinion_id: c.params['opinion_id'], topic_id: c.params['topic_id'] }),
     message(s, c) {
       const price = str(c.params['price']);
@@ -243,7 +248,7 @@ class ElicitedConfirmation implements ClientConfirmation {
       return { kind: 'answer', result: errorResult(err) };
     }
     const expiry = new Date(claims.expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const message = [...words.message(summary, claims), `This offer expires at ${expiry}.`, `${op.title}?`].join('\n');
+    const message = [...words.message(summary, claims), `This offer expires at ${expiry}.`, words.question].join('\n');
     const payload: StatePayload = { k: call.caller.keyId, u: call.caller.userId, t: op.name, d: digest(token), e: claims.expiresAt };
     const requestState = `${this.#signingKid}.${await codec.mint(payload)}`;
     const result = inputRequired({
