@@ -125,6 +125,26 @@ describe('a JSON-RPC batch is counted call by call', () => {
     }
   });
 
+  it("a write key's batch of 99 tools/list: at most 1 MiB answered, the rest not run and not counted", async () => {
+    const key = await newWriteKey(stack, USERS.alice);
+    const before = Number((await stack.get(`${V1}/topic-categories`, key)).headers.get('x-ratelimit-remaining'));
+    const r = await rpc(
+      stack,
+      key,
+      Array.from({ length: 99 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })),
+    );
+    expect(r.status).toBe(200);
+    expect(Buffer.byteLength(JSON.stringify(r.body))).toBeLessThanOrEqual(1024 * 1024);
+    const answers = r.body as { id: number; result?: { tools: unknown[] }; error?: { message: string } }[];
+    expect(answers).toHaveLength(99);
+    const listed = answers.filter((a) => a.result?.tools.length === 18).length;
+    expect(listed).toBeGreaterThan(20);
+    expect(answers[listed]?.error?.message).toMatch(/^Answer too large/);
+    for (const a of answers.slice(listed + 1)) expect(a.error?.message).toMatch(/^Not run/);
+    // The listed ones and the one that did not fit ran and counted; nothing after them did.
+    expect(Number(r.headers.get('x-ratelimit-remaining'))).toBe(before - listed - 1);
+  });
+
   it('a batch led by a tool call the limits refuse is a 429 as a whole', async () => {
     const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 1 } });
     try {

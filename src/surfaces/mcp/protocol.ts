@@ -51,7 +51,10 @@ const BATCHING_REVISIONS: ReadonlySet<string> = new Set(['2025-03-26', '2024-11-
 const VERSION_WITHOUT_HEADER = '2025-03-26';
 /** The most messages one batch may hold (the bound of the SDK's own transport). */
 export const MAX_BATCH_MESSAGES = 100;
-/** The largest answer the gateway writes for one POST (docs/mcp.md#batches). */
+/**
+ * The largest answer the gateway writes for one batch (docs/mcp.md#batches). A single message's
+ * answer is bounded by the operations' own page sizes, and is not measured a second time.
+ */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** Headers and body disagree (2026-07-28, Streamable HTTP): not yet in the SDK's code enum. */
 const HEADER_MISMATCH = -32020;
@@ -251,7 +254,7 @@ async function answerBatch(
       continue;
     }
     let answer = await legacyRequest(message, ex, meter, { first: index === 0, batch: true });
-    const size = JSON.stringify(answer).length + 1;
+    const size = Buffer.byteLength(JSON.stringify(answer)) + 1;
     if (bytes + size > MAX_ANSWER_BYTES) {
       full = true;
       answer = failure(
