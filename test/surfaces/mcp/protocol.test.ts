@@ -135,3 +135,76 @@ describe('the size of an answer', () => {
     expect(r.metered()).toBe(4);
   });
 });
+
+describe('how the confirmation of an execution was obtained', () => {
+  const writer: Caller = { ...caller, scopes: new Set(['read', 'write']) };
+  const modernCall = (capabilities: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name: 'place_order',
+      arguments: { confirm_token: 't' },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    },
+  });
+  const headers = { accept: ACCEPT, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'place_order' };
+  const confirming = (kind: 'confirmed' | 'proceed', seen: boolean[]) => ({
+    asks: () => true,
+    step: async (_op: Operation, _a: unknown, _p: unknown, _c: Invocation, elicitation: boolean) => {
+      seen.push(elicitation);
+      return { kind } as const;
+    },
+  });
+
+  it('is client_elicitation when the user said yes through the client, and unset otherwise', async () => {
+    for (const [kind, expected] of [
+      ['confirmed', 'client_elicitation'],
+      ['proceed', undefined],
+    ] as const) {
+      const r = recorder();
+      const seen: boolean[] = [];
+      await answerMcp(modernCall({ elicitation: {} }), headers, {
+        caller: writer,
+        requestId: 'r',
+        log: noLog,
+        pipeline: r.pipeline,
+        registry,
+        confirmation: confirming(kind, seen),
+      });
+      expect(r.calls[0]?.call.confirmation).toBe(expected);
+      expect(seen).toEqual([true]);
+    }
+  });
+
+  it('tells the confirmation whether the client declared form elicitation', async () => {
+    const seen: boolean[] = [];
+    for (const capabilities of [{}, { elicitation: { url: {} } }, { elicitation: { form: {} } }]) {
+      await answerMcp(modernCall(capabilities), headers, {
+        caller: writer,
+        requestId: 'r',
+        log: noLog,
+        pipeline: recorder().pipeline,
+        registry,
+        confirmation: confirming('proceed', seen),
+      });
+    }
+    expect(seen).toEqual([false, false, true]);
+  });
+
+  it('is never asked on a 2025 revision', async () => {
+    const seen: boolean[] = [];
+    const r = recorder();
+    await answerMcp(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'place_order', arguments: { confirm_token: 't' } } },
+      { accept: ACCEPT },
+      { caller: writer, requestId: 'r', log: noLog, pipeline: r.pipeline, registry, confirmation: confirming('confirmed', seen) },
+    );
+    expect(seen).toEqual([]);
+    expect(r.calls[0]?.call.confirmation).toBeUndefined();
+  });
+});
