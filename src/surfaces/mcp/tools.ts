@@ -1,8 +1,8 @@
 /**
  * MCP tool definitions, derived once at start-up from the operation list: names, titles,
  * descriptions, JSON Schemas and annotations. Per request, the server only picks the list for
- * the caller's scopes; nothing is converted or compiled again (SDK stateless mode builds a
- * server per request, so anything built there is paid on every call).
+ * the caller's scopes; nothing is converted or compiled again (anything built per request is
+ * paid on every call).
  */
 import { z } from 'zod';
 import type { Scope } from '../../auth/caller.ts';
