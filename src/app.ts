@@ -30,6 +30,7 @@ import requestMetrics from './plugins/request-metrics.ts';
 import servicesPlugin from './plugins/services.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
+import { createClientConfirmation } from './surfaces/mcp/confirmation.ts';
 import { mcpRoutes } from './surfaces/mcp/routes.ts';
 import { originGate, parseAllowedOrigins } from './surfaces/mcp/origin.ts';
 import { ToolRegistry } from './surfaces/mcp/tools.ts';
@@ -106,10 +107,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     { prefix: REST_PREFIX },
   );
 
+  const registry = new ToolRegistry(OPERATIONS);
   await app.register(mcpRoutes, {
     pipeline,
     gates: [originGate(parseAllowedOrigins(config.MCP_ALLOWED_ORIGINS)), authenticate],
-    registry: new ToolRegistry(OPERATIONS),
+    registry,
+    confirmation:
+      config.MCP_CLIENT_CONFIRMATION === 'on'
+        ? createClientConfirmation({ tokens: services.confirm.tokens, pipeline, registry, now: services.now })
+        : null,
   });
 
   return app;

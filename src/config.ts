@@ -173,6 +173,12 @@ export const ConfigSchema = z
      * client) are not affected.
      */
     MCP_ALLOWED_ORIGINS: z.string().default(''),
+    /**
+     * Whether an MCP client of the 2026-07-28 revision that declares form elicitation is asked
+     * to confirm place_order, publish_opinion and back_opinion with the user before they run
+     * (docs/mcp.md#client-confirmation). `off` keeps the confirm token as the only confirmation.
+     */
+    MCP_CLIENT_CONFIRMATION: onOff.default('on'),
 
     /** Start-up state of the kill switch: `on` refuses every REST and MCP request with 503. */
     KILL_SWITCH: onOff.default('off'),

@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { CursorCodec } from './pagination/cursor.ts';
 import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from './confirm/claims.ts';
 import { ConfirmTokens, parseConfirmKeys } from './confirm/token.ts';
-import { keepCommandClosuresYoung } from './patches/ioredis-closures.ts';
 import { connectRedis, probeRedis, redisOptionsFrom, redisReady, type RedisClient } from './store/redis.ts';
 import { createKillSwitch, type KillSwitch } from './killswitch/index.ts';
 import { RateLimiter } from './limits/limiter.ts';
@@ -67,10 +66,6 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
   const redisOptions = redisOptionsFrom(config);
   const redis = overrides.redis !== undefined ? overrides.redis : redisOptions !== null ? connectRedis(redisOptions) : null;
   if (redis !== null) {
-    // Before any store registers its scripts: a script's command class is made then.
-    const closures = keepCommandClosuresYoung();
-    if (!closures.applied)
-      log.warn({ reason: closures.reason }, 'ioredis command closures left as they are (docs/performance.md, change 28)');
     redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
     // Commands fail fast while disconnected (no offline queue), so wait for the first
     // connection; a Redis that is down at start-up is not fatal: each store has its fallback.

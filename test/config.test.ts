@@ -24,6 +24,7 @@ describe('configuration', () => {
     [{ RATE_LIMITS: 'yes' }, 'RATE_LIMITS'],
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL'],
     [{ MCP_ALLOWED_ORIGINS: 'https://ok.example, agent.example' }, 'MCP_ALLOWED_ORIGINS'],
+    [{ MCP_CLIENT_CONFIRMATION: 'ask' }, 'MCP_CLIENT_CONFIRMATION'],
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -63,6 +64,14 @@ describe('UPSTREAM_TIMEOUT_MS', () => {
     expect(loadConfig({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS) }).UPSTREAM_TIMEOUT_MS).toBe(MAX_UPSTREAM_TIMEOUT_MS);
     expect(() => loadConfig({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toThrow(ConfigError);
     expect(() => loadConfig({ UPSTREAM_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toThrow(/UPSTREAM_TIMEOUT_MS/);
+  });
+});
+
+describe('MCP_CLIENT_CONFIRMATION', () => {
+  it('is on by default, and turned off with off (or false, as YAML 1.1 writes an unquoted off)', () => {
+    expect(loadConfig({}).MCP_CLIENT_CONFIRMATION).toBe('on');
+    expect(loadConfig({ MCP_CLIENT_CONFIRMATION: 'off' }).MCP_CLIENT_CONFIRMATION).toBe('off');
+    expect(loadConfig({ MCP_CLIENT_CONFIRMATION: 'false' }).MCP_CLIENT_CONFIRMATION).toBe('off');
   });
 });
 

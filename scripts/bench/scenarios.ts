@@ -43,6 +43,21 @@ function toolCall(name: string, args: Record<string, unknown>): Step[] {
 }
 
 /**
+ * The same call on the 2026-07-28 revision, as its clients send it: the `_meta` envelope in the
+ * body and the `Mcp-Method` / `Mcp-Name` headers that must agree with it.
+ */
+function modernToolCall(name: string, args: Record<string, unknown>): Step[] {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const headers = { ...mcpHeaders, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta } });
+  return [{ method: 'POST', path: '/mcp', headers, body }];
+}
+
+/**
  * The topic the reads read is not the one the write pair publishes opinions on: the backend
  * counts a topic's opinions for its detail, so a read topic that gains opinions all through the
  * run would get slower for the proxy (which asks the backend every time) round after round.
@@ -72,6 +87,20 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   { name: 'mcp get_topic', requestsPerUnit: 1, gateway: toolCall('get_topic', { topic_id: topic }), restTwin: 'topic', proxyOf: 'topic' },
   { name: 'mcp get_my_profile', requestsPerUnit: 1, gateway: toolCall('get_my_profile', {}), restTwin: 'me', proxyOf: 'me' },
+  {
+    name: 'mcp get_topic 2026-07-28',
+    requestsPerUnit: 1,
+    gateway: modernToolCall('get_topic', { topic_id: topic }),
+    restTwin: 'topic',
+    proxyOf: 'topic',
+  },
+  {
+    name: 'mcp get_my_profile 2026-07-28',
+    requestsPerUnit: 1,
+    gateway: modernToolCall('get_my_profile', {}),
+    restTwin: 'me',
+    proxyOf: 'me',
+  },
   {
     name: 'mcp list_my_positions',
     requestsPerUnit: 1,

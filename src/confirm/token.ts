@@ -131,6 +131,17 @@ export class ConfirmTokens {
     return claims;
   }
 
+  /**
+   * Keys for another integrity check made from the same secrets (MCP's `requestState`,
+   * docs/mcp.md#client-confirmation): one per key id, HMAC(secret, label), so they rotate with
+   * the confirm keys and every replica derives the same ones. Null signing id when none signs.
+   */
+  derivedKeys(label: string): { signingKid: string | null; keys: ReadonlyMap<string, Buffer> } {
+    const keys = new Map<string, Buffer>();
+    for (const [kid, secret] of this.#keys.secrets) keys.set(kid, mac(secret, label));
+    return { signingKid: this.#keys.signingKid, keys };
+  }
+
   /** Whether a token is past its 5 minutes on this gateway's clock (at `expiresAt` it is). */
   expired(claims: TokenClaims): boolean {
     return this.#now() >= claims.expiresAt;

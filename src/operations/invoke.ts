@@ -43,6 +43,10 @@ export interface Invocation {
    * needs to know: a refused call is still a message that met the limits, not one left uncounted.
    */
   onRefused?: (headers: Record<string, string>) => void;
+  /** W3C trace context (traceparent, tracestate, baggage) a surface received outside HTTP headers: MCP's params._meta. */
+  traceCarrier?: Readonly<Record<string, string>>;
+  /** How the user's confirmation of an execution was obtained: the confirm token alone, or also asked by the MCP client. */
+  confirmation?: 'token' | 'client_elicitation';
 }
 
 export interface Invoked {

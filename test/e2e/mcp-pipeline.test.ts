@@ -92,23 +92,70 @@ describe('a JSON-RPC batch is counted call by call', () => {
     expect(((await counters(stack)).performed['opinion'] ?? 0) - before).toBe(10);
   });
 
-  it('a request without tool calls is one read, batch or not; past the read window it is a 429 that consumes nothing', async () => {
-    const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 3 } });
+  it('every message of a batch spends what it would alone; past the read window the whole request is a 429', async () => {
+    const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 6 } });
     try {
       const key = await freshKey(small);
       const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
-      const first = await rpc(small, key, [list(1), list(2), list(3)]);
+      const unknown = (id: number) => ({ jsonrpc: '2.0', id, method: 'resources/list' });
+      const first = await rpc(small, key, [list(1), unknown(2), list(3)]);
       expect(first.status).toBe(200);
-      expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
-      // With two reads left, a batch of three is one read, not a refusal that spends the two.
-      const second = await rpc(small, key, [list(4), list(5), list(6)]);
+      expect(first.body.map((a: { id: number }) => a.id)).toEqual([1, 2, 3]);
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('3');
+      // Three reads left, four messages: three answered, the fourth refused in its place.
+      const second = await rpc(small, key, [list(4), { jsonrpc: '2.0', method: 'notifications/initialized' }, list(5), list(6)]);
       expect(second.status).toBe(200);
-      expect(second.headers.get('x-ratelimit-remaining')).toBe('1');
-      expect((await rpc(small, key, list(7))).headers.get('x-ratelimit-remaining')).toBe('0');
-      const refused = await rpc(small, key, [list(8), list(9)]);
+      expect(second.body).toHaveLength(3);
+      expect(second.body[0].result.tools).toHaveLength(12);
+      expect(second.body[1].result.tools).toHaveLength(12);
+      expect(second.body[2]).toMatchObject({
+        id: 6,
+        error: { code: -32000, message: expect.stringMatching(/^Rate limited: .*retry after \d+ seconds/) },
+      });
+      expect(second.headers.get('x-ratelimit-remaining')).toBe('0');
+      // No budget left: the whole request is the 429, and nothing in it ran.
+      const refused = await rpc(small, key, [list(8), call(9, 'get_my_profile', {})]);
       expect(refused.status).toBe(429);
       expect(refused.body.error.code).toBe('RATE_LIMITED');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      const alone = await rpc(small, key, list(10));
+      expect(alone.status).toBe(429);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("a write key's batch of 99 tools/list: at most 1 MiB answered, the rest not run and not counted", async () => {
+    const key = await newWriteKey(stack, USERS.alice);
+    const before = Number((await stack.get(`${V1}/topic-categories`, key)).headers.get('x-ratelimit-remaining'));
+    const r = await rpc(
+      stack,
+      key,
+      Array.from({ length: 99 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })),
+    );
+    expect(r.status).toBe(200);
+    expect(Buffer.byteLength(JSON.stringify(r.body))).toBeLessThanOrEqual(1024 * 1024);
+    const answers = r.body as { id: number; result?: { tools: unknown[] }; error?: { message: string } }[];
+    expect(answers).toHaveLength(99);
+    const listed = answers.filter((a) => a.result?.tools.length === 18).length;
+    expect(listed).toBeGreaterThan(20);
+    expect(answers[listed]?.error?.message).toMatch(/^Answer too large/);
+    for (const a of answers.slice(listed + 1)) expect(a.error?.message).toMatch(/^Not run/);
+    // The listed ones and the one that did not fit ran and counted; nothing after them did.
+    expect(Number(r.headers.get('x-ratelimit-remaining'))).toBe(before - listed - 1);
+  });
+
+  it('a batch led by a tool call the limits refuse is a 429 as a whole', async () => {
+    const small = await startStack({ sandbox: stack.sandbox, env: { RATE_LIMIT_READ_PER_MINUTE: 1 } });
+    try {
+      const key = await freshKey(small);
+      expect((await small.get(`${V1}/me`, key)).status).toBe(200);
+      const refused = await rpc(small, key, [
+        call(1, 'get_my_profile', {}),
+        ...Array.from({ length: 99 }, (_, i) => ({ jsonrpc: '2.0', id: i + 2, method: 'tools/list' })),
+      ]);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
     } finally {
       await small.close();
     }

@@ -80,7 +80,26 @@ export function compactOutputSchema<T extends Json>(schema: T): T {
     // `properties` already says it is an object (the root keeps its type: MCP requires it).
     return key === 'type' && value === 'object' && node['properties'] !== undefined && node !== root;
   }) as Json;
-  return shareRepeats(simplifyUnions(mergeObjectUnions(stripped)) as Json) as T;
+  return shareRepeats(withoutImpliedTypes(simplifyUnions(mergeObjectUnions(stripped))) as Json) as T;
+}
+
+/**
+ * An `enum` of strings already says its values are strings: `type: 'string'` beside it is left
+ * out of output schemas (input schemas keep it: function-calling dialects want a type there).
+ */
+function withoutImpliedTypes(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutImpliedTypes);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    out[k] =
+      SCHEMA_MAPS.has(k) && v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v as Json).map(([n, sub]) => [n, withoutImpliedTypes(sub)]))
+        : withoutImpliedTypes(v);
+  }
+  const values = out['enum'];
+  if (out['type'] === 'string' && Array.isArray(values) && values.every((v) => typeof v === 'string')) delete out['type'];
+  return out;
 }
 
 /**
@@ -106,9 +125,10 @@ function withoutDeprecated(node: unknown): unknown {
 }
 
 /**
- * Unions said in fewer bytes, accepting the same values: `anyOf: [{type: T}, {type: 'null'}]` as
- * `type: [T, 'null']`, and a union that includes a bare `{type: T}` of its branches' type as just
- * that. Input schemas keep the `anyOf` form, which every function-calling dialect reads.
+ * Unions said in fewer bytes, accepting the same values: a union that includes a bare `{type: T}`
+ * of its branches' type is just that. A nullable field keeps `anyOf: [{type: T}, {type: 'null'}]`
+ * rather than the shorter `type: [T, 'null']`, which clients that map tool schemas onto a
+ * single-type dialect (Gemini's function declarations among them) refuse.
  */
 function simplifyUnions(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(simplifyUnions);
@@ -126,9 +146,6 @@ function simplifyUnions(node: unknown): unknown {
   // A bare `{type: T}` among branches of type T accepts all of them: keep just it.
   const bare = (branches as Json[]).find(plain);
   if (bare !== undefined && (branches as Json[]).every((s) => s['type'] === bare['type'])) return bare;
-  const [a, b] = branches as Json[];
-  if (branches.length === 2 && a !== undefined && b !== undefined && plain(a) && plain(b) && b['type'] === 'null')
-    return { type: [a['type'], 'null'] };
   return out;
 }
 

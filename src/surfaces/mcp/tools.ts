@@ -1,8 +1,8 @@
 /**
  * MCP tool definitions, derived once at start-up from the operation list: names, titles,
  * descriptions, JSON Schemas and annotations. Per request, the server only picks the list for
- * the caller's scopes; nothing is converted or compiled again (SDK stateless mode builds a
- * server per request, so anything built there is paid on every call).
+ * the caller's scopes; nothing is converted or compiled again (anything built per request is
+ * paid on every call).
  */
 import { z } from 'zod';
 import type { Scope } from '../../auth/caller.ts';
@@ -30,12 +30,12 @@ export interface Tool {
 /** No enum: aliases fold onto a supported code (docs/mcp.md#language), so any string is sent. */
 const LANGUAGE_PROPERTY = {
   type: 'string',
-  description: `Language: ${LANGUAGES.join(', ')} (default en).`,
+  description: `${LANGUAGES.join('|')}; default en.`,
 };
 /** On a tool that takes `language` but does not negotiate its answer: it keeps its preview's. */
 const PREVIEW_LANGUAGE_PROPERTY = {
   type: 'string',
-  description: `Checked as elsewhere (${LANGUAGES.join(', ')}); the answer keeps the language of the preview.`,
+  description: `Checked as elsewhere (${LANGUAGES.join('|')}); the answer keeps the language of the preview.`,
 };
 
 export function toolFor(op: Operation): Tool {

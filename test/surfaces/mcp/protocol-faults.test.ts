@@ -191,3 +191,121 @@ describe('a malformed initialize', () => {
     expect(ok.body.result.serverInfo).toEqual({ name: 'open-prediction-market', version: '2.1.0' });
   });
 });
+
+describe('revisions without batches', () => {
+  it.each(['2025-06-18', '2025-11-25'])('%s: an array is refused with -32600, id null, HTTP 400, nothing run', async (version) => {
+    const key = await freshKey();
+    const r = await rpc(key, [profile(1), ping(2)], { 'mcp-protocol-version': version });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringContaining(version) }, id: null });
+    expect(r.headers.get('x-ratelimit-remaining')).toBe(String(READS - 1));
+  });
+
+  it('2026-07-28: an array is refused the same way', async () => {
+    const r = await rpc(KEYS.aliceRead, [modern('tools/list', 1)], { 'mcp-protocol-version': '2026-07-28' });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+  });
+});
+
+/** A 2026-07-28 request: the per-request `_meta` envelope, and the headers it requires. */
+function modern(method: string, id: number, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}) {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    },
+  };
+}
+const MODERN = { 'mcp-protocol-version': '2026-07-28' };
+
+describe('the 2026-07-28 revision', () => {
+  it('answers server/discover with the revision, the capabilities, the instructions and caching hints', async () => {
+    const r = await rpc(await freshKey(), modern('server/discover', 1), { ...MODERN, 'mcp-method': 'server/discover' });
+    expect(r.status).toBe(200);
+    expect(r.body.result).toMatchObject({
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: { listChanged: false } },
+      resultType: 'complete',
+      cacheScope: 'public',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'open-prediction-market', version: '2.1.0' } },
+    });
+    expect(r.body.result.instructions).toContain('preview_order');
+    expect(r.body.result.ttlMs).toBeGreaterThan(0);
+  });
+
+  it('answers tools/list with a private caching hint (the list depends on the key)', async () => {
+    const r = await rpc(await freshKey(), modern('tools/list', 1), { ...MODERN, 'mcp-method': 'tools/list' });
+    expect(r.body.result.tools).toHaveLength(12);
+    expect(r.body.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
+    expect(r.body.result.ttlMs).toBeGreaterThan(0);
+  });
+
+  it('answers a tool call with the REST JSON, resultType complete', async () => {
+    const key = await freshKey();
+    const r = await rpc(key, modern('tools/call', 1, { name: 'get_my_profile', arguments: {} }), {
+      ...MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'get_my_profile',
+    });
+    const rest = await stack.get('/open/v1/me', key);
+    expect(r.body.result.structuredContent).toEqual(rest.body);
+    expect(r.body.result.resultType).toBe('complete');
+  });
+
+  it.each([
+    ['no Mcp-Method header', MODERN, modern('tools/list', 1)],
+    ['Mcp-Method naming another method', { ...MODERN, 'mcp-method': 'tools/call' }, modern('tools/list', 1)],
+    [
+      'no Mcp-Name on a tools/call',
+      { ...MODERN, 'mcp-method': 'tools/call' },
+      modern('tools/call', 1, { name: 'get_my_profile', arguments: {} }),
+    ],
+    [
+      'Mcp-Name naming another tool',
+      { ...MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_topic' },
+      modern('tools/call', 1, { name: 'get_my_profile', arguments: {} }),
+    ],
+    ['no MCP-Protocol-Version header', { 'mcp-method': 'tools/list' }, modern('tools/list', 1)],
+  ])('%s: HTTP 400, -32020 header mismatch, nothing run', async (_case, headers, body) => {
+    const key = await freshKey();
+    const r = await rpc(key, body, headers);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32020 } });
+    expect(r.headers.get('x-ratelimit-remaining')).toBe(String(READS - 1));
+  });
+
+  it('refuses an envelope naming an unsupported revision with -32022 and the supported list', async () => {
+    const body = modern('tools/list', 1);
+    body.params._meta['io.modelcontextprotocol/protocolVersion'] = '2027-01-01';
+    const r = await rpc(await freshKey(), body, { 'mcp-method': 'tools/list' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: -32022, data: { requested: '2027-01-01', supported: ['2026-07-28'] } });
+  });
+
+  it('refuses a 2026-07-28 header on a request without the envelope (-32602)', async () => {
+    const r = await rpc(await freshKey(), { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { ...MODERN, 'mcp-method': 'tools/list' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe(-32602);
+  });
+
+  it('answers an unknown method -32601 with HTTP 404, and has no initialize', async () => {
+    const r = await rpc(await freshKey(), modern('resources/list', 1), { ...MODERN, 'mcp-method': 'resources/list' });
+    expect(r.status).toBe(404);
+    expect(r.body.error.code).toBe(-32601);
+  });
+
+  it('accepts a notification with 202 and no body', async () => {
+    const note = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, ...modern('x', 0).params } };
+    const r = await rpc(await freshKey(), note, { ...MODERN, 'mcp-method': 'notifications/cancelled' });
+    expect(r.status).toBe(202);
+    expect(r.body === undefined || r.body === null || r.body === '').toBe(true);
+  });
+});

@@ -26,24 +26,49 @@ function rpc(key: string, body: unknown): Promise<Reply> {
   });
 }
 
-async function listing(key: string): Promise<{ bytes: number; tools: { name: string; outputSchema: Record<string, unknown> }[] }> {
+type Listed = { name: string; inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> };
+
+/** The whole `tools/list` answer, on the 2025 handshake or on 2026-07-28 (its envelope and caching hints). */
+async function listing(key: string, revision: 'legacy' | 'modern' = 'legacy'): Promise<{ bytes: number; tools: Listed[] }> {
+  const modern = revision === 'modern';
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   const res = await fetch(`${stack.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(modern && { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', ...(modern && { params: { _meta: meta } }) }),
   });
   const text = await res.text();
   return { bytes: Buffer.byteLength(text), tools: JSON.parse(text).result.tools };
 }
 
 describe('tools/list', () => {
-  it(`stays within ${BUDGET.read} bytes for a read key and ${BUDGET.write} for a write key`, async () => {
-    const read = await listing(KEYS.aliceRead);
-    const write = await listing(KEYS.aliceWrite);
-    expect(read.tools).toHaveLength(12);
-    expect(write.tools).toHaveLength(18);
-    expect(read.bytes).toBeLessThanOrEqual(BUDGET.read);
-    expect(write.bytes).toBeLessThanOrEqual(BUDGET.write);
+  it.each(['legacy', 'modern'] as const)(
+    `stays within ${BUDGET.read} bytes for a read key and ${BUDGET.write} for a write key (%s)`,
+    async (revision) => {
+      const read = await listing(KEYS.aliceRead, revision);
+      const write = await listing(KEYS.aliceWrite, revision);
+      expect(read.tools).toHaveLength(12);
+      expect(write.tools).toHaveLength(18);
+      expect(read.bytes).toBeLessThanOrEqual(BUDGET.read);
+      expect(write.bytes).toBeLessThanOrEqual(BUDGET.write);
+    },
+  );
+
+  it('writes schemas every client can map: no type arrays, no remote references, no schema that constrains nothing', async () => {
+    const { tools } = await listing(KEYS.aliceWrite);
+    const problems: string[] = [];
+    for (const tool of tools)
+      for (const kind of ['inputSchema', 'outputSchema'] as const) unportable(tool[kind], `${tool.name}.${kind}`, problems);
+    expect(problems).toEqual([]);
   });
 
   it('matches the reviewed snapshot of every tool definition', async () => {
@@ -93,3 +118,47 @@ describe('results validate against the declared output schemas', () => {
     expect(registry.listingFor(new Set(['read', 'write']))).toBe(registry.listingFor(new Set(['read', 'write'])));
   });
 });
+
+/** Keywords that constrain a value (the MCP Inspector's portability check counts a schema without one as untyped). */
+const CONSTRAINING = new Set([
+  'type',
+  'enum',
+  'const',
+  'anyOf',
+  'allOf',
+  'oneOf',
+  'not',
+  'items',
+  'properties',
+  'additionalProperties',
+  '$ref',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'required',
+]);
+const SUBSCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties']);
+const SUBSCHEMA_LISTS = new Set(['anyOf', 'allOf', 'oneOf', 'prefixItems']);
+
+function unportable(node: unknown, path: string, problems: string[]): void {
+  if (typeof node === 'boolean') {
+    problems.push(`${path}: a bare boolean schema`);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (Array.isArray(schema['type'])) problems.push(`${path}: type is an array`);
+  if (typeof schema['$ref'] === 'string' && !schema['$ref'].startsWith('#')) problems.push(`${path}: remote $ref`);
+  if (!Object.keys(schema).some((k) => CONSTRAINING.has(k))) problems.push(`${path}: constrains nothing`);
+  for (const [k, v] of Object.entries(schema)) {
+    if (SUBSCHEMA_MAPS.has(k) && v !== null && typeof v === 'object')
+      for (const [n, sub] of Object.entries(v)) unportable(sub, `${path}.${k}.${n}`, problems);
+    else if (SUBSCHEMA_LISTS.has(k) && Array.isArray(v))
+      for (const [i, sub] of v.entries()) unportable(sub, `${path}.${k}[${i}]`, problems);
+    else if ((k === 'items' || k === 'not' || k === 'additionalProperties') && typeof v === 'object')
+      unportable(v, `${path}.${k}`, problems);
+  }
+}
