@@ -25,6 +25,7 @@ import { requestTimeoutOptions } from './http/request-timeout.ts';
 import health from './plugins/health.ts';
 import killSwitchGate from './plugins/kill-switch.ts';
 import noStore from './plugins/no-store.ts';
+import requestEdges, { requestEdgeHttpOptions } from './plugins/request-edges.ts';
 import requestId from './plugins/request-id.ts';
 import requestMetrics from './plugins/request-metrics.ts';
 import servicesPlugin from './plugins/services.ts';
@@ -48,6 +49,7 @@ export interface BuildOptions extends ServiceOverrides {
 }
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const timeouts = requestTimeoutOptions(config.REQUEST_TIMEOUT_MS);
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config),
     logController: new AccessLog(),
@@ -55,7 +57,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     genReqId,
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ...requestTimeoutOptions(config.REQUEST_TIMEOUT_MS),
+    ...timeouts,
+    http: { ...timeouts.http, ...requestEdgeHttpOptions },
     // While draining, requests already on open connections are still served in full (with the
     // contract's envelope) rather than getting Fastify's own 503 body.
     return503OnClosing: false,
@@ -71,6 +74,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // App-wide plugins, in the order their hooks run on every request.
   await app.register(requestId);
   await app.register(noStore);
+  await app.register(requestEdges);
   await app.register(killSwitchGate, { killSwitch: services.killSwitch });
   await app.register(requestMetrics, { metrics: services.metrics });
 
