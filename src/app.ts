@@ -31,6 +31,8 @@ import requestMetrics from './plugins/request-metrics.ts';
 import servicesPlugin from './plugins/services.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
+import { publicThrottle } from './limits/public-throttle.ts';
+import publicDocuments from './http/public-documents.ts';
 import { mcpRoutes } from './surfaces/mcp/routes.ts';
 import { originGate, parseAllowedOrigins } from './surfaces/mcp/origin.ts';
 import { ToolRegistry } from './surfaces/mcp/tools.ts';
@@ -81,23 +83,30 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installErrorHandling(app);
   acceptJsonBodiesOnly(app);
 
-  await app.register(health, {
-    dependencies: async (): Promise<Record<string, string>> =>
-      services.redis === null ? {} : { redis: (await services.redis.ping().catch(() => null)) === 'PONG' ? 'up' : 'down' },
-  });
-
-  // The contract's OpenAPI document and its human rendering, public like any API reference.
-  const openapi = buildOpenApi(OPERATIONS, REST_PREFIX);
-  app.get('/openapi.json', async () => openapi);
-  app.get(`${REST_PREFIX}/openapi.json`, async () => openapi);
-  await app.register(docsPage, { services, documentUrl: '/openapi.json', title: 'Open Prediction-Market API' });
-
   const throttle = await createAuthThrottle(app, {
     perMinute: config.AUTH_ATTEMPTS_PER_MINUTE,
     authenticator: services.authenticator,
     redis: services.redis,
     prefix: config.REDIS_KEY_PREFIX,
   });
+
+  // The open routes, limited per client address: health, the contract's OpenAPI document and
+  // its human rendering (public like any API reference), served prebuilt and compressed.
+  const openapi = Buffer.from(JSON.stringify(buildOpenApi(OPERATIONS, REST_PREFIX)));
+  await app.register(async (open) => {
+    open.addHook('onRequest', publicThrottle(app, config.PUBLIC_REQUESTS_PER_MINUTE));
+    await open.register(health, {
+      dependencies: async (): Promise<Record<string, string>> =>
+        services.redis === null ? {} : { redis: (await services.redis.ping().catch(() => null)) === 'PONG' ? 'up' : 'down' },
+    });
+    await open.register(async (documents) => {
+      const paths = ['/openapi.json', `${REST_PREFIX}/openapi.json`];
+      await documents.register(publicDocuments, { prepare: Object.fromEntries(paths.map((p) => [p, openapi])) });
+      for (const path of paths) documents.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+      await documents.register(docsPage, { services, documentUrl: '/openapi.json', title: 'Open Prediction-Market API' });
+    });
+  });
+
   const authenticate = authenticationHook(services.authenticator, throttle);
   // One pipeline for every operation call, whichever surface carries it.
   const pipeline = new Invoker(services);

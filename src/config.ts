@@ -165,6 +165,11 @@ export const ConfigSchema = z
     AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
     /** The same over the whole fleet (per process without Redis): bounds a flood from many addresses. */
     AUTH_ATTEMPTS_TOTAL_PER_MINUTE: z.coerce.number().int().positive().default(6_000),
+    /**
+     * Requests per minute and client address to the endpoints served without a key (docs pages,
+     * OpenAPI document, health) before they are answered 429 (src/limits/public-throttle.ts).
+     */
+    PUBLIC_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(120),
 
     /**
      * Browser origins allowed to call /mcp (comma-separated, e.g. `https://agent.example`). MCP
