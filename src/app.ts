@@ -31,7 +31,7 @@ import requestMetrics from './plugins/request-metrics.ts';
 import servicesPlugin from './plugins/services.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
-import { publicThrottle } from './limits/public-throttle.ts';
+import { healthThrottle, publicThrottle } from './limits/public-throttle.ts';
 import publicDocuments from './http/public-documents.ts';
 import { mcpRoutes } from './surfaces/mcp/routes.ts';
 import { originGate, parseAllowedOrigins } from './surfaces/mcp/origin.ts';
@@ -93,18 +93,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // The open routes, limited per client address: health, the contract's OpenAPI document and
   // its human rendering (public like any API reference), served prebuilt and compressed.
   const openapi = Buffer.from(JSON.stringify(buildOpenApi(OPERATIONS, REST_PREFIX)));
-  await app.register(async (open) => {
-    open.addHook('onRequest', publicThrottle(app, config.PUBLIC_REQUESTS_PER_MINUTE));
-    await open.register(health, {
+  await app.register(async (probes) => {
+    probes.addHook('onRequest', healthThrottle(config.HEALTH_REQUESTS_PER_MINUTE, services.now));
+    await probes.register(health, {
       dependencies: async (): Promise<Record<string, string>> =>
         services.redis === null ? {} : { redis: (await services.redis.ping().catch(() => null)) === 'PONG' ? 'up' : 'down' },
     });
-    await open.register(async (documents) => {
-      const paths = ['/openapi.json', `${REST_PREFIX}/openapi.json`];
-      await documents.register(publicDocuments, { prepare: Object.fromEntries(paths.map((p) => [p, openapi])) });
-      for (const path of paths) documents.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
-      await documents.register(docsPage, { services, documentUrl: '/openapi.json', title: 'Open Prediction-Market API' });
-    });
+  });
+  await app.register(async (documents) => {
+    documents.addHook('onRequest', publicThrottle(app, config.PUBLIC_REQUESTS_PER_MINUTE));
+    const paths = ['/openapi.json', `${REST_PREFIX}/openapi.json`];
+    await documents.register(publicDocuments, { prepare: Object.fromEntries(paths.map((p) => [p, openapi])) });
+    for (const path of paths) documents.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+    await documents.register(docsPage, { services, documentUrl: '/openapi.json', title: 'Open Prediction-Market API' });
   });
 
   const authenticate = authenticationHook(services.authenticator, throttle);

@@ -1,15 +1,20 @@
 /**
- * The endpoints served without a key (the docs pages, the OpenAPI document, health) are limited
- * per client address, so that a loop on them cannot take the capacity keyed traffic needs: past
- * PUBLIC_REQUESTS_PER_MINUTE requests in a minute from one address, `429 RATE_LIMITED` with
- * Retry-After (docs/operations.md, "Unauthenticated endpoints").
+ * The endpoints served without a key are limited per client address (`request.ip`, which
+ * honours TRUST_PROXY), so that a loop on them cannot take the capacity keyed traffic needs;
+ * past the budget, `429 RATE_LIMITED` with Retry-After (docs/operations.md, "Unauthenticated
+ * endpoints").
  *
- * The counting is the failed-authentication throttle's (src/limits/auth-throttle.ts): a limiter
- * of @fastify/rate-limit, in Redis when the fleet has it (shared by every replica), in memory
- * otherwise, keyed by `request.ip` (which honours TRUST_PROXY). Redis away: requests pass.
+ * - The documents (docs pages, OpenAPI document): PUBLIC_REQUESTS_PER_MINUTE, counted as the
+ *   failed-authentication throttle counts (src/limits/auth-throttle.ts): a limiter of
+ *   @fastify/rate-limit, in Redis when the fleet has it (one budget for every replica), in
+ *   memory otherwise. Redis away: requests pass.
+ * - Health (/livez, /readyz): HEALTH_REQUESTS_PER_MINUTE, counted in this replica's memory
+ *   (the per-key limits' store, src/limits/store.ts), so that a probe never waits on Redis.
  */
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { ApiError } from '../errors/api-error.ts';
+import { MemoryRateLimitStore } from './store.ts';
+import { MINUTE_MS } from './windows.ts';
 
 /** Entries the in-memory counter keeps (addresses). */
 const MEMORY_ENTRIES = 50_000;
@@ -30,11 +35,27 @@ export function publicThrottle(app: FastifyInstance, perMinute: number): onReque
   return async function publicThrottle(request) {
     const state = await limiter(request);
     if (state.isAllowed || !state.isExceeded) return;
-    const retryAfter = Math.max(1, state.ttlInSeconds);
-    throw new ApiError('RATE_LIMITED', {
-      message: `Too many requests from this address: retry after ${retryAfter} seconds.`,
-      details: { retry_after: retryAfter },
-      headers: { 'retry-after': String(retryAfter) },
-    });
+    throw refused(state.ttlInSeconds);
   };
+}
+
+/** The health endpoints' limit: this replica's own sliding minute per address, no I/O. */
+export function healthThrottle(perMinute: number, now: () => number = Date.now): onRequestAsyncHookHandler {
+  const store = new MemoryRateLimitStore(now);
+  const windows = [{ name: 'read_minute', kind: 'minute', limit: perMinute }] as const;
+  return async function healthThrottle(request) {
+    const { allowed, now: at, windows: used } = await store.consume(`h:${request.ip}`, [...windows]);
+    if (allowed) return;
+    const oldest = used[0]?.oldest ?? at;
+    throw refused(Math.ceil((oldest + MINUTE_MS - at) / 1000));
+  };
+}
+
+function refused(seconds: number): ApiError {
+  const retryAfter = Math.max(1, seconds);
+  return new ApiError('RATE_LIMITED', {
+    message: `Too many requests from this address: retry after ${retryAfter} seconds.`,
+    details: { retry_after: retryAfter },
+    headers: { 'retry-after': String(retryAfter) },
+  });
 }

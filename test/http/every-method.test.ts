@@ -40,6 +40,8 @@ beforeAll(async () => {
     CURSOR_SECRET: 'test-cursor-secret-0123456789',
     CONFIRM_KEYS: TEST_CONFIRM_KEYS,
     RATE_LIMITS: 'off',
+    // Every path is to be reached, not refused for the address's budget.
+    PUBLIC_REQUESTS_PER_MINUTE: '100000',
   });
   app = await buildApp(config, { logger: loggerOptions(config, { write: (line: string) => void lines.push(line) }) });
   await app.listen({ port: 0, host: '127.0.0.1' });

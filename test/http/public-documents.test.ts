@@ -127,7 +127,9 @@ describe('documents', () => {
 describe('endpoints without a key, per client address', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ env: { RATE_LIMITS: 'off', PUBLIC_REQUESTS_PER_MINUTE: 4, TRUST_PROXY: '127.0.0.1' } });
+    stack = await startStack({
+      env: { RATE_LIMITS: 'off', PUBLIC_REQUESTS_PER_MINUTE: 4, HEALTH_REQUESTS_PER_MINUTE: 6, TRUST_PROXY: '127.0.0.1' },
+    });
   });
   afterAll(async () => {
     await stack.close();
@@ -135,9 +137,9 @@ describe('endpoints without a key, per client address', () => {
 
   it('past the budget: 429 with the envelope and Retry-After; other addresses and keyed traffic go on', async () => {
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
-    const paths = ['/openapi.json', '/livez', '/docs/', '/readyz'];
-    for (const path of paths) expect((await get(stack.url, path, from('203.0.113.7'))).status, path).toBeLessThan(400);
-    for (const path of [...paths, '/docs/mcp', '/open/v1/openapi.json']) {
+    const paths = ['/openapi.json', '/docs/', '/open/v1/openapi.json', '/docs/js/scalar.js'];
+    for (const path of paths) expect((await get(stack.url, path, from('203.0.113.7'))).status, path).toBe(200);
+    for (const path of [...paths, '/docs/mcp/']) {
       const r = await get(stack.url, path, from('203.0.113.7'));
       expect(r.status, path).toBe(429);
       const retryAfter = Number(r.headers['retry-after']);
@@ -147,8 +149,18 @@ describe('endpoints without a key, per client address', () => {
     }
     // Another address has its own budget.
     expect((await get(stack.url, '/openapi.json', from('203.0.113.8'))).status).toBe(200);
-    // Keyed traffic from the throttled address is not affected.
+    // Keyed traffic from the throttled address is not affected, nor are its health probes.
     const keyed = await get(stack.url, '/open/v1/me', { ...from('203.0.113.7'), authorization: `Bearer ${KEYS.aliceRead}` });
     expect(keyed.status).toBe(200);
+    expect((await get(stack.url, '/livez', from('203.0.113.7'))).status).toBe(200);
+  });
+
+  it('health has a budget of its own, counted in memory', async () => {
+    const from = { 'x-forwarded-for': '203.0.113.9' };
+    for (let i = 0; i < 6; i += 1) expect((await get(stack.url, i % 2 === 0 ? '/livez' : '/readyz', from)).status).toBe(200);
+    const r = await get(stack.url, '/livez', from);
+    expect(r.status).toBe(429);
+    expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse(r.body.toString('utf8')).error.code).toBe('RATE_LIMITED');
   });
 });
