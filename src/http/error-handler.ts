@@ -79,6 +79,13 @@ function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
   socket.destroy();
 }
 
+/** The id of a JSON-RPC request, when the document is one with a valid id; null otherwise. */
+function jsonRpcId(document: unknown): string | number | null {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return null;
+  const id = (document as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
 /** Options of the Fastify factory that route pre-routing faults through the envelope. */
 export const errorServerOptions = {
   frameworkErrors,
@@ -95,7 +102,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(400).send({
         jsonrpc: '2.0',
         error: { code: -32600, message: `Invalid Request: ${apiError.message}`, data: { field: apiError.field } },
-        id: null,
+        id: jsonRpcId(apiError.document),
       });
     }
     // On /mcp an unreadable body is a protocol fault: a JSON-RPC parse error (docs/contract/mcp.md#tool-errors).

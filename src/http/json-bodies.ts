@@ -25,9 +25,12 @@ import { ApiError } from '../errors/api-error.ts';
 /** A body that gives one member name twice in the same object. `details.field` is its dotted path. */
 export class DuplicateMemberError extends ApiError {
   readonly field: string;
-  constructor(field: string) {
+  /** The document as JSON.parse read it (the last value of each name), for an answer that quotes its id. */
+  readonly document: unknown;
+  constructor(field: string, document: unknown) {
     super('INVALID_ARGUMENT', { message: `${field}: given more than once in the body.`, details: { field } });
     this.field = field;
+    this.document = document;
   }
 }
 
@@ -128,7 +131,7 @@ export function acceptJsonBodiesOnly(app: FastifyInstance): void {
         return;
       }
       const scan = scanJson(text);
-      if (scan.duplicate !== null) done(new DuplicateMemberError(scan.duplicate));
+      if (scan.duplicate !== null) done(new DuplicateMemberError(scan.duplicate, parsed));
       // Poisoning was refused above: this second reading only sees the money fields' text.
       else if (scan.money) done(null, JSON.parse(text, exactAmountCoins as (key: string, value: unknown) => unknown));
       else done(null, parsed);

@@ -72,7 +72,7 @@ describe('money fields, on the parsed document', () => {
   it('a key given twice over MCP is a JSON-RPC Invalid Request naming it, and nothing runs', async () => {
     const r = await mcp(`{"topic_id":"${topic}","option_id":"${option}","amount_coins":10,"amount_coins":1000000}`);
     expect(r.status).toBe(400);
-    expect(r.body.error).toMatchObject({ code: -32600, data: { field: 'params.arguments.amount_coins' } });
+    expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600, data: { field: 'params.arguments.amount_coins' } } });
     expect(r.body.error.message).toContain('params.arguments.amount_coins');
   });
 
