@@ -3,9 +3,11 @@
  * and that tests boot (on an ephemeral port, or through inject()). It reads top to bottom in the
  * order a request meets things:
  *
- * 1. every request: its id, `Cache-Control: no-store` on /open/v1 and /mcp, then the kill
- *    switch (503 on both before anything else, so a disabled service costs the backend nothing);
- * 2. the open routes: health, the OpenAPI document, the docs page;
+ * 1. every request: its id, `Cache-Control: no-store` on /open/v1 and /mcp, the refusal of
+ *    what well-formed HTTP never sends (no Host or two, a fragment), then the kill switch (503
+ *    on both before anything else, so a disabled service costs the backend nothing);
+ * 2. the open routes, each limited per client address: health, and the OpenAPI document and the
+ *    docs pages, served prebuilt and compressed;
  * 3. /open/v1 and /mcp: the per-address throttle of failed authentication → authentication →
  *    the surface, whose one pipeline applies per-key limits, scope and validation → the operation;
  * 4. every answer: request metrics.
