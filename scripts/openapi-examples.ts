@@ -15,6 +15,7 @@ import { configFrom, type Config } from '../src/config.ts';
 import { ErrorEnvelope } from '../src/contract/common.ts';
 import type { Example, OpenApiExamples, OperationExamples } from '../src/http/openapi.ts';
 import {
+  CATEGORIES,
   CONTESTS,
   HIDDEN_TOPIC_ID,
   KEYS,
@@ -168,9 +169,15 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     rec.response('search_topics', 200, 'predictions', 'Predictions matching “will”, two per page', await get(`${API}/search`, search));
     rec.response('search_topics', 400, 'missing_q', 'No keyword given', await get(`${API}/search`, { type: 'prediction' }));
 
-    const topics = { type: 'prediction', sort: 'trending', limit: 2 };
+    const topics = { type: 'prediction', sort: 'trending', category_id: CATEGORIES.crypto, limit: 2 };
     rec.parameters('list_topics', topics);
-    rec.response('list_topics', 200, 'predictions', 'Trending open predictions, two per page', await get(`${API}/topics`, topics));
+    rec.response(
+      'list_topics',
+      200,
+      'predictions',
+      'Trending open predictions of one category, two per page',
+      await get(`${API}/topics`, topics),
+    );
     rec.response('list_topics', 200, 'polls', 'Open polls, one per page', await get(`${API}/topics`, { type: 'poll', limit: 1 }));
     rec.response(
       'list_topics',
@@ -360,7 +367,11 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     rec.body('preview_opinion', 'can_publish', 'An opinion on a topic the owner holds a position on', opinion);
     const publishable = await post(opinionPath, opinion);
     rec.response('preview_opinion', 200, 'can_publish', 'The opinion can be published: a token to execute it', publishable);
-    rec.body('preview_opinion', 'no_position', 'An opinion on a topic the owner holds no position on', opinion);
+    const reply = { content: 'Turnout says otherwise, as far as I can see.', reply_to_opinion_id: OPINIONS.graceOnAliceOpen };
+    rec.body('preview_opinion', 'can_publish_reply', 'A reply to another opinion on the topic', reply);
+    rec.response('preview_opinion', 200, 'can_publish_reply', 'The reply can be published', await post(opinionPath, reply));
+    // Its body is the one above: only another topic (another path) makes it a refusal, so it is
+    // not offered as a body example of this path.
     rec.response(
       'preview_opinion',
       200,
@@ -444,7 +455,7 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     const backable = await post(backPath, back);
     rec.response('preview_back', 200, 'can_back', 'The back can be placed: a token to execute it', backable);
     const backAgain = await post(backPath, back);
-    rec.body('preview_back', 'full', 'Back an opinion whose relay is full', { topic_id: MARKETS.fullRelay });
+    // No body example for it: with the operation's own path example it would back another opinion.
     rec.response(
       'preview_back',
       200,

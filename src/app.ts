@@ -3,9 +3,11 @@
  * and that tests boot (on an ephemeral port, or through inject()). It reads top to bottom in the
  * order a request meets things:
  *
- * 1. every request: its id, `Cache-Control: no-store` on /open/v1 and /mcp, then the kill
- *    switch (503 on both before anything else, so a disabled service costs the backend nothing);
- * 2. the open routes: health, the OpenAPI document, the docs page;
+ * 1. every request: its id, `Cache-Control: no-store` on /open/v1 and /mcp, the refusal of
+ *    what well-formed HTTP never sends (no Host or two, a fragment), then the kill switch (503
+ *    on both before anything else, so a disabled service costs the backend nothing);
+ * 2. the open routes, each limited per client address: health, and the OpenAPI document and the
+ *    docs pages, served prebuilt and compressed;
  * 3. /open/v1 and /mcp: the per-address throttle of failed authentication → authentication →
  *    the surface, whose one pipeline applies per-key limits, scope and validation → the operation;
  * 4. every answer: request metrics.
@@ -25,12 +27,15 @@ import { requestTimeoutOptions } from './http/request-timeout.ts';
 import health from './plugins/health.ts';
 import killSwitchGate from './plugins/kill-switch.ts';
 import noStore from './plugins/no-store.ts';
+import requestEdges, { requestEdgeHttpOptions } from './plugins/request-edges.ts';
 import requestId from './plugins/request-id.ts';
 import requestMetrics from './plugins/request-metrics.ts';
 import servicesPlugin from './plugins/services.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
 import { createClientConfirmation } from './surfaces/mcp/confirmation.ts';
+import { healthThrottle, publicThrottle } from './limits/public-throttle.ts';
+import publicDocuments from './http/public-documents.ts';
 import { mcpRoutes } from './surfaces/mcp/routes.ts';
 import { originGate, parseAllowedOrigins } from './surfaces/mcp/origin.ts';
 import { ToolRegistry } from './surfaces/mcp/tools.ts';
@@ -49,6 +54,7 @@ export interface BuildOptions extends ServiceOverrides {
 }
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const timeouts = requestTimeoutOptions(config.REQUEST_TIMEOUT_MS);
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config),
     logController: new AccessLog(),
@@ -56,7 +62,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     genReqId,
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ...requestTimeoutOptions(config.REQUEST_TIMEOUT_MS),
+    ...timeouts,
+    http: { ...timeouts.http, ...requestEdgeHttpOptions },
     // While draining, requests already on open connections are still served in full (with the
     // contract's envelope) rather than getting Fastify's own 503 body.
     return503OnClosing: false,
@@ -72,22 +79,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // App-wide plugins, in the order their hooks run on every request.
   await app.register(requestId);
   await app.register(noStore);
+  await app.register(requestEdges);
   await app.register(killSwitchGate, { killSwitch: services.killSwitch });
   await app.register(requestMetrics, { metrics: services.metrics });
 
   installErrorHandling(app);
   acceptJsonBodiesOnly(app);
-
-  await app.register(health, {
-    dependencies: async (): Promise<Record<string, string>> =>
-      services.redis === null ? {} : { redis: (await services.redis.ping().catch(() => null)) === 'PONG' ? 'up' : 'down' },
-  });
-
-  // The contract's OpenAPI document and its human rendering, public like any API reference.
-  const openapi = buildOpenApi(OPERATIONS, REST_PREFIX);
-  app.get('/openapi.json', async () => openapi);
-  app.get(`${REST_PREFIX}/openapi.json`, async () => openapi);
-  await app.register(docsPage, { services, documentUrl: '/openapi.json', title: 'Open Prediction-Market API' });
 
   const throttle = await createAuthThrottle(app, {
     perMinute: config.AUTH_ATTEMPTS_PER_MINUTE,
@@ -95,6 +92,25 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     redis: services.redis,
     prefix: config.REDIS_KEY_PREFIX,
   });
+
+  // The open routes, limited per client address: health, the contract's OpenAPI document and
+  // its human rendering (public like any API reference), served prebuilt and compressed.
+  const openapi = Buffer.from(JSON.stringify(buildOpenApi(OPERATIONS, REST_PREFIX)));
+  await app.register(async (probes) => {
+    probes.addHook('onRequest', healthThrottle(config.HEALTH_REQUESTS_PER_MINUTE, services.now));
+    await probes.register(health, {
+      dependencies: async (): Promise<Record<string, string>> =>
+        services.redis === null ? {} : { redis: (await services.redis.ping().catch(() => null)) === 'PONG' ? 'up' : 'down' },
+    });
+  });
+  await app.register(async (documents) => {
+    documents.addHook('onRequest', publicThrottle(app, config.PUBLIC_REQUESTS_PER_MINUTE));
+    const paths = ['/openapi.json', `${REST_PREFIX}/openapi.json`];
+    await documents.register(publicDocuments, { prepare: Object.fromEntries(paths.map((p) => [p, openapi])) });
+    for (const path of paths) documents.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+    await documents.register(docsPage, { services, documentUrl: '/openapi.json', title: 'Open Prediction-Market API' });
+  });
+
   const authenticate = authenticationHook(services.authenticator, throttle);
   // One pipeline for every operation call, whichever surface carries it.
   const pipeline = new Invoker(services);

@@ -165,6 +165,13 @@ export const ConfigSchema = z
     AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
     /** The same over the whole fleet (per process without Redis): bounds a flood from many addresses. */
     AUTH_ATTEMPTS_TOTAL_PER_MINUTE: z.coerce.number().int().positive().default(6_000),
+    /**
+     * Requests per minute and client address to the documents served without a key (docs pages,
+     * OpenAPI document) before they are answered 429 (src/limits/public-throttle.ts).
+     */
+    PUBLIC_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(120),
+    /** The same for /livez and /readyz, counted per replica (a probe never waits on Redis). */
+    HEALTH_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
 
     /**
      * Browser origins allowed to call /mcp (comma-separated, e.g. `https://agent.example`). MCP

@@ -39,7 +39,10 @@ export const Timestamp = z.iso
  * UUID-shaped identifier. Any version is accepted: the backend's ids are not all RFC 9562
  * (the sandbox uses fixed, readable ones), so version and variant bits are not checked.
  */
-export const Uuid = z.guid().meta({ description: 'UUID.', examples: ['00000000-0000-4000-8000-00000000c001'] });
+/** The shape of an id, for a schema read alone; it names no particular resource (the OpenAPI document drops it). */
+export const GENERIC_UUID_EXAMPLE = '00000000-0000-4000-8000-00000000c001';
+
+export const Uuid = z.guid().meta({ description: 'UUID.', examples: [GENERIC_UUID_EXAMPLE] });
 
 /**
  * A UUID a caller gives (a path id, a body or query field): its hex digits are read without
@@ -49,7 +52,7 @@ export const Uuid = z.guid().meta({ description: 'UUID.', examples: ['00000000-0
 export const UuidInput = z
   .guid()
   .toLowerCase()
-  .meta({ description: 'UUID.', examples: ['00000000-0000-4000-8000-00000000c001'] });
+  .meta({ description: 'UUID.', examples: [GENERIC_UUID_EXAMPLE] });
 
 /** Absolute http(s) URL. */
 export const Url = z.url({ protocol: /^https?$/ }).meta({ description: 'Absolute http(s) URL.' });

@@ -40,6 +40,9 @@ export const OrderPreviewRequest = z
   .meta({ description: 'Body of POST /topics/{id}/order-preview.' });
 export type OrderPreviewRequest = z.infer<typeof OrderPreviewRequest>;
 
+/** Request members that carry an amount of money, judged on their source text (`exactAmountCoins`). */
+export const MONEY_FIELDS: ReadonlySet<string> = new Set(['amount_coins']);
+
 /**
  * "A fraction gives 400" is about what the caller wrote, and a double cannot always tell:
  * `10.00000000000000001` parses to exactly 10. A `JSON.parse` reviver (given each number's
@@ -48,7 +51,7 @@ export type OrderPreviewRequest = z.infer<typeof OrderPreviewRequest>;
  * numbers however written, and stay accepted (docs/contract/writes.md#amount-limits).
  */
 export function exactAmountCoins(key: string, value: unknown, context?: { source?: string }): unknown {
-  if (key !== 'amount_coins' || typeof value !== 'number' || context?.source === undefined) return value;
+  if (!MONEY_FIELDS.has(key) || typeof value !== 'number' || context?.source === undefined) return value;
   return wholeNumeral(context.source) ? value : context.source;
 }
 

@@ -32,7 +32,26 @@ const TRANSPORT_FAULTS: Record<string, () => ApiError> = {
     new ApiError('INVALID_ARGUMENT', { message: 'The request path is not validly percent-encoded.', details: { field: 'path' } }),
   FST_ERR_MAX_PARAM_LENGTH: () =>
     new ApiError('INVALID_ARGUMENT', { status: 414, message: 'A path segment exceeds 200 characters.', details: { field: 'path' } }),
+  // A method whose request must carry content (QUERY, RFC 10008) came without it.
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: () =>
+    new ApiError('INVALID_ARGUMENT', { message: 'This request needs a Content-Type header.', details: { field: 'content-type' } }),
+  FST_ERR_ROUTE_MISSING_CONTENT: () =>
+    new ApiError('INVALID_ARGUMENT', { message: 'This request needs a body.', details: { field: 'body' } }),
+  FST_ERR_INVALID_URL: () =>
+    new ApiError('INVALID_ARGUMENT', { message: 'The request target is not a valid URL.', details: { field: 'path' } }),
 };
+
+/**
+ * Any other fault the framework attributes to the request (a Fastify code with a 4xx status,
+ * one a later Fastify version may add): the caller's request was refused, not a bug of ours, so
+ * it is a 400 and never a 500.
+ */
+function otherRequestFault(e: CodedError): ApiError | null {
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 0;
+  if (typeof e.code !== 'string' || !e.code.startsWith('FST_ERR_') || status < 400 || status > 499) return null;
+  if (status === 404) return new ApiError('NOT_FOUND');
+  return new ApiError('INVALID_ARGUMENT', { message: 'The request could not be read.', details: { field: 'request' } });
+}
 
 function invalidBody(): ApiError {
   return new ApiError('INVALID_ARGUMENT', { message: 'The request body is not valid JSON.', details: { field: 'body' } });
@@ -53,7 +72,7 @@ export function toApiError(err: unknown): ApiError {
   // Body parse errors raised by Node's JSON.parse inside Fastify's parser carry a 400 status.
   if (e.statusCode === 400 && err instanceof SyntaxError) return invalidBody();
   if (e.statusCode === 404) return new ApiError('NOT_FOUND');
-  return new ApiError('INTERNAL', { cause: err });
+  return otherRequestFault(e) ?? new ApiError('INTERNAL', { cause: err });
 }
 
 /**

@@ -21,29 +21,100 @@ import { destination } from 'pino';
 import type { Config } from '../config.ts';
 import { numberText } from './number-text.ts';
 
-/** Query parameters whose values are secrets whatever they hold. */
-export const SECRET_QUERY_PARAMS = ['api_key', 'key', 'token', 'access_token', 'confirm_token'] as const;
+/**
+ * Query parameters whose values are secrets whatever they hold; a name is compared lower-cased,
+ * once percent-decoded, with `+`, spaces and `-` read as `_` (`Api-Key`, `api%5Fkey`).
+ */
+export const SECRET_QUERY_PARAMS = ['api_key', 'apikey', 'key', 'token', 'access_token', 'confirm_token'] as const;
+const SECRET_PARAM_NAMES: ReadonlySet<string> = new Set(SECRET_QUERY_PARAMS);
 
 export const REDACTED = '[redacted]';
 
-const SECRET_PARAM_RE = new RegExp(`([?&;](?:${SECRET_QUERY_PARAMS.join('|')})=)[^&;#\\s"'<>]*`, 'gi');
-/** A key (docs/contract/auth.md#key-format) or a confirm token (`ct1.<kid>.<payload>.<mac>`), wherever it appears. */
-const KEY_SHAPE_RE = /opk_(?:live|test)_[A-Za-z0-9_]+/g;
-const TOKEN_SHAPE_RE = /ct1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
-/** The one test every string passes: nothing of the three shapes can match without it. */
-const MAYBE_SECRET_RE = /=|opk_|ct1\./;
+/** A secret parameter written plainly; `_` also matches `-` (`Api-Key`). Encoded names are redactUrl's. */
+const SECRET_PARAM_RE = new RegExp(
+  `([?&;](?:${SECRET_QUERY_PARAMS.map((n) => n.replaceAll('_', '[-_]')).join('|')})=)[^&;#\\s"'<>]*`,
+  'gi',
+);
+/**
+ * A key (docs/contract/auth.md#key-format) or a confirm token (`ct1.<kid>.<payload>.<mac>`),
+ * wherever it appears and in any case: what a client pasted may have been case-folded on the way.
+ */
+const KEY_SHAPE_RE = /opk_(?:live|test)_[A-Za-z0-9_]+/gi;
+const TOKEN_SHAPE_RE = /ct1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/gi;
+/** The one test every string passes: nothing secret can be found without one of these. */
+const MAYBE_SECRET_RE = /=|%|\+|opk_|ct1\./i;
+/** A run of URL-ish text that may hide a secret behind an encoding. */
+const ENCODED_RUN_RE = /[^\s"'<>]*[%+][^\s"'<>]*/g;
 
-const SECRET_SHAPE_RE = new RegExp(`${KEY_SHAPE_RE.source}|${TOKEN_SHAPE_RE.source}`);
+const SECRET_SHAPE_RE = new RegExp(`${KEY_SHAPE_RE.source}|${TOKEN_SHAPE_RE.source}`, 'i');
 
-/** Whether the text holds a key or a confirm token. */
+/** Whether the text holds a key or a confirm token, as written or once percent-decoded. */
 export function holdsSecret(text: string): boolean {
-  return SECRET_SHAPE_RE.test(text);
+  return SECRET_SHAPE_RE.test(text) || (text.includes('%') && SECRET_SHAPE_RE.test(decodeLoosely(text, false)));
 }
 
-/** The text with every secret query value, key and confirm token replaced by `[redacted]`. */
+/**
+ * Percent-decoding that never fails (a malformed escape stays as it is), repeated while it
+ * changes anything (up to three times: `%256F` is `%6F` is `o`), with `+` read as a space in a
+ * query. Only for judging what a logged string holds; the router decodes on its own.
+ */
+export function decodeLoosely(text: string, plusIsSpace: boolean): string {
+  let out = plusIsSpace ? text.replaceAll('+', ' ') : text;
+  for (let i = 0; i < 3 && out.includes('%'); i += 1) {
+    const next = out.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+/** A query parameter name as compared with SECRET_QUERY_PARAMS. */
+function paramName(raw: string): string {
+  return decodeLoosely(raw, true).trim().toLowerCase().replace(/[\s-]/g, '_');
+}
+
+/**
+ * A URL (or any run of text without spaces) with every part that hides a secret behind an
+ * encoding replaced: a path segment, a query name or value, the fragment, each judged once
+ * decoded; the value of a secret-named parameter whatever it holds.
+ */
+export function redactUrl(url: string): string {
+  const hash = url.indexOf('#');
+  const beforeHash = hash === -1 ? url : url.slice(0, hash);
+  const fragment = hash === -1 ? null : url.slice(hash + 1);
+  const mark = beforeHash.indexOf('?');
+  const path = mark === -1 ? beforeHash : beforeHash.slice(0, mark);
+  const query = mark === -1 ? null : beforeHash.slice(mark + 1);
+  let out = path
+    .split('/')
+    .map((segment) => (holdsSecret(segment) ? REDACTED : segment))
+    .join('/');
+  if (query !== null) {
+    const pairs = query.split(/([&;])/).map((part, i) => {
+      if (i % 2 === 1 || part === '') return part; // a separator
+      const eq = part.indexOf('=');
+      const name = eq === -1 ? part : part.slice(0, eq);
+      const value = eq === -1 ? null : part.slice(eq + 1);
+      const safeName = holdsSecret(decodeLoosely(name, true)) ? REDACTED : name;
+      if (value === null) return safeName;
+      const secret = SECRET_PARAM_NAMES.has(paramName(name)) || holdsSecret(decodeLoosely(value, true));
+      return `${safeName}=${secret && value !== '' ? REDACTED : value}`;
+    });
+    out += `?${pairs.join('')}`;
+  }
+  if (fragment !== null) out += `#${holdsSecret(decodeLoosely(fragment, true)) ? REDACTED : fragment}`;
+  return out;
+}
+
+/**
+ * The text with every secret query value, key and confirm token replaced by `[redacted]`,
+ * whether written plainly or behind percent-encoding, `+` or another letter case.
+ */
 export function redactText(text: string): string {
   if (!MAYBE_SECRET_RE.test(text)) return text;
-  return text.replace(SECRET_PARAM_RE, `$1${REDACTED}`).replace(KEY_SHAPE_RE, REDACTED).replace(TOKEN_SHAPE_RE, REDACTED);
+  const plain = text.replace(SECRET_PARAM_RE, `$1${REDACTED}`).replace(KEY_SHAPE_RE, REDACTED).replace(TOKEN_SHAPE_RE, REDACTED);
+  if (!plain.includes('%') && !plain.includes('+')) return plain;
+  return plain.replace(ENCODED_RUN_RE, (run) => redactUrl(run));
 }
 
 /** Headers whose values are secrets, wherever a logged object carries a `headers` map. */
@@ -59,9 +130,12 @@ function censorHeaders(headers: unknown): unknown {
   if (headers === null || typeof headers !== 'object') return headers;
   let copy: Record<string, unknown> | null = null;
   for (const name of Object.keys(headers)) {
-    if (!SECRET_HEADERS.has(name.toLowerCase())) continue;
+    const value = (headers as Record<string, unknown>)[name];
+    // Any other header is logged as sent, unless a key or token hides in it (`Host: opk_…`).
+    const censored = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : typeof value === 'string' ? redactText(value) : value;
+    if (censored === value) continue;
     copy ??= { ...(headers as Record<string, unknown>) };
-    copy[name] = REDACTED;
+    copy[name] = censored;
   }
   return copy ?? headers;
 }
@@ -107,13 +181,16 @@ export function redactFields(obj: object, depth = 0): object {
   return copy ?? obj;
 }
 
-/** Fastify's request serializer, with the URL redacted. */
+/**
+ * Fastify's request serializer, with every part a client chose redacted: the URL, the host (a
+ * key sent as `Host`) and the address (taken from X-Forwarded-For behind a trusted proxy).
+ */
 function serializeRequest(req: FastifyRequest): Record<string, unknown> {
   return {
     method: req.method,
     url: redactText(req.url),
-    host: req.host,
-    remoteAddress: req.ip,
+    host: typeof req.host === 'string' ? redactText(req.host) : req.host,
+    remoteAddress: typeof req.ip === 'string' ? redactText(req.ip) : req.ip,
     remotePort: req.socket?.remotePort,
   };
 }

@@ -14,6 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import * as contract from '../contract/index.ts';
+import { GENERIC_UUID_EXAMPLE } from '../contract/common.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors/codes.ts';
 import { negotiatesLanguage, pathParamsOf, type Operation, type OperationTag } from '../operations/operation.ts';
 import { LANGUAGES } from '../i18n/languages.ts';
@@ -121,7 +122,37 @@ function tidy(node: unknown): void {
   delete o['$id'];
   // zod's RFC 3339 regex is a screenful; `format` and the description say the same.
   if (o['format'] === 'date-time') delete o['pattern'];
+  // A placeholder id names no sandbox resource: a request built from it fails. Ids that are
+  // examples come from the capture (parameters, request bodies) instead.
+  const ex = o['examples'];
+  if (Array.isArray(ex) && ex.length === 1 && ex[0] === GENERIC_UUID_EXAMPLE) delete o['examples'];
   for (const value of Object.values(o)) tidy(value);
+}
+
+/**
+ * Each property of a preview's request body carries its value in the first captured example that
+ * has it (a real sandbox id, an amount that can be staked), so that a request built property by
+ * property executes. The executions' body is shared by three operations and holds only a token,
+ * which no static example can make valid.
+ */
+function bodyPropertyExamples(
+  schemas: Record<string, Json>,
+  operations: readonly Operation[],
+  bodies: Map<Operation, string>,
+  examples: OpenApiExamples,
+): void {
+  for (const op of operations) {
+    if (op.kind !== 'preview') continue;
+    const props = schemas[bodies.get(op) ?? '']?.['properties'] as Record<string, Json> | undefined;
+    if (props === undefined) continue;
+    for (const example of Object.values(examples.operations[op.name]?.requestBodies ?? {})) {
+      if (example.value === null || typeof example.value !== 'object') continue;
+      for (const [name, value] of Object.entries(example.value)) {
+        const prop = props[name];
+        if (prop !== undefined && prop['examples'] === undefined) prop['examples'] = [value];
+      }
+    }
+  }
 }
 
 /** `discriminator` on unions whose branches are named and carry a literal `type`-like key. */
@@ -411,6 +442,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
 
   const schemas = { ...convert(outputRegistry, 'output'), ...convert(inputRegistry, 'input') };
   addDiscriminators(schemas, named);
+  bodyPropertyExamples(schemas, operations, bodies, examples);
 
   const paths: Record<string, Json> = {};
   for (const op of operations) {

@@ -2,7 +2,8 @@
  * The kill switch of a fleet, shared through Redis (docs/operations.md, "Kill switch").
  *
  * - The state is one key, `${prefix}kill-switch`, holding JSON `{mode, by, reason, at, seq}`
- *   (no TTL). A missing key means `off`. `seq` comes from the counter `${prefix}{${prefix}kill-switch}:seq`
+ *   (no TTL). Every change, `off` included, is written there, so `off` is always an explicit
+ *   value. `seq` comes from the counter `${prefix}{${prefix}kill-switch}:seq`
  *   (named so that it shares the state's cluster slot) and orders the writes; a hand-written
  *   value without it is accepted too.
  * - Every replica keeps an in-memory copy, so `current()` does no I/O. The copy is refreshed
@@ -13,12 +14,19 @@
  *   messages is the order of writes), updates the local copy and logs who, when and why.
  * - Redis down: the last known state stays in force and the poll keeps trying; `set()` throws
  *   KillSwitchUnavailableError.
+ * - Fails safe: a missing key is the absence of knowledge, not `off` (Redis restarted empty, the
+ *   key deleted or evicted). A replica that holds `all` or `writes` when the key is found
+ *   missing keeps it and writes it back, only if the key is still missing (so an explicit `off`
+ *   written meanwhile wins), with the `seq` it holds; the fleet converges on it by pub/sub. Only
+ *   an explicit `off` (the admin API or the ops CLI) lifts the switch. A replica that starts
+ *   while the key is missing starts from KILL_SWITCH, as before.
  *
  * Ordering: a message or the answer to this replica's own write is applied only when its `seq`
  * is newer than the state already held (the message of an earlier write may arrive after the
  * answer to a later one). A poll that was sent before a newer state arrived may answer with the
- * older state; such answers are discarded (the `epoch`); any other poll answer is the truth,
- * whatever its `seq` (so a hand-edited or deleted key takes effect).
+ * older state; such answers are discarded (the `epoch`); any other poll answer that finds a
+ * state is the truth, whatever its `seq` (so a hand-edited key takes effect, and so does an
+ * explicit `off` written with a lower `seq` after Redis lost the counter).
  */
 import { z } from 'zod';
 import {
@@ -72,11 +80,17 @@ interface Stored {
 /**
  * Number the write, SET and PUBLISH in one step, so subscribers see changes in the order they
  * were written. ARGV[1] is the state as a JSON object; `seq` is appended to it. The number is
- * kept above the stored state's own, so a counter that was lost (or renamed by an upgrade)
- * never numbers a write below the state it replaces.
+ * kept above the stored state's own and above ARGV[3], the `seq` the writing replica holds, so
+ * a counter that was lost (Redis restarted empty, or renamed by an upgrade) never numbers a
+ * write below a state the fleet has seen.
  */
 const SET_AND_PUBLISH = `
 local seq = redis.call('INCR', KEYS[2])
+local known = tonumber(ARGV[3]) or 0
+if known >= seq then
+  seq = math.floor(known) + 1
+  redis.call('SET', KEYS[2], seq)
+end
 local current = redis.call('GET', KEYS[1])
 if current then
   local ok, stored = pcall(cjson.decode, current)
@@ -89,6 +103,19 @@ local payload = string.sub(ARGV[1], 1, -2) .. ',"seq":' .. seq .. '}'
 redis.call('SET', KEYS[1], payload)
 redis.call('PUBLISH', ARGV[2], payload)
 return seq`;
+
+/**
+ * Write a vanished state back: only while the key is missing (an explicit write made meanwhile
+ * wins), with the `seq` the replica holds (ARGV[1] already carries it), the counter raised to it,
+ * and published like any change. 1 when written, 0 when the key exists again.
+ */
+const REASSERT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local seq = tonumber(ARGV[3])
+if (tonumber(redis.call('GET', KEYS[2])) or 0) < seq then redis.call('SET', KEYS[2], seq) end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('PUBLISH', ARGV[2], ARGV[1])
+return 1`;
 
 export function killSwitchKey(prefix: string): string {
   return `${prefix}kill-switch`;
@@ -103,6 +130,7 @@ export class RedisKillSwitch implements KillSwitch {
   readonly #redis: RedisClient;
   readonly #sub: RedisClient;
   readonly #setAndPublish: Script;
+  readonly #reassert: Script;
   readonly #key: string;
   readonly #seqKey: string;
   readonly #channel: string;
@@ -128,6 +156,7 @@ export class RedisKillSwitch implements KillSwitch {
   constructor(redis: RedisClient, opts: RedisKillSwitchOptions) {
     this.#redis = redis;
     this.#setAndPublish = defineScript(redis, 'openpmKillSwitchSet', 2, SET_AND_PUBLISH);
+    this.#reassert = defineScript(redis, 'openpmKillSwitchReassert', 2, REASSERT);
     this.#key = killSwitchKey(opts.prefix);
     this.#seqKey = killSwitchSeqKey(opts.prefix);
     this.#channel = killSwitchKey(opts.prefix);
@@ -185,7 +214,7 @@ export class RedisKillSwitch implements KillSwitch {
       }
       const pending = this.#pendingStartup;
       if (pending !== null) {
-        if (stored.state.mode !== 'all') {
+        if (stored?.state.mode !== 'all') {
           await this.#write(pending); // on failure: still pending, retried by the next poll
           this.#pendingStartup = null;
           logChange(this.#log, pending);
@@ -193,7 +222,9 @@ export class RedisKillSwitch implements KillSwitch {
         }
         this.#pendingStartup = null;
       }
-      if (epoch === this.#epoch) this.#apply(stored, 'poll');
+      if (epoch !== this.#epoch) return;
+      if (stored === null) await this.#stateVanished();
+      else this.#apply(stored, 'poll');
     } catch (err) {
       if (!this.#degraded && !this.#closed) {
         this.#degraded = true;
@@ -219,10 +250,10 @@ export class RedisKillSwitch implements KillSwitch {
     const subscribed = this.#waitSubscribed(opts.subscribeTimeoutMs ?? 1_000);
     try {
       const stored = await this.#read();
-      if (opts.startup === 'on' && stored.state.mode !== 'all') {
+      if (opts.startup === 'on' && stored?.state.mode !== 'all') {
         await this.#write(opts.startupState);
         logChange(this.#log, opts.startupState);
-      } else {
+      } else if (stored !== null) {
         this.#state = stored.state;
         this.#seq = stored.seq;
         if (stored.state.mode !== 'off') {
@@ -272,9 +303,28 @@ export class RedisKillSwitch implements KillSwitch {
     void this.refresh();
   }
 
-  async #read(): Promise<Stored> {
+  /**
+   * The key was found missing while this replica holds a state. `off` (or nothing ever known)
+   * stays as it is; `all` or `writes` is written back unless the key exists again, in which
+   * case the next poll or message brings what was written.
+   */
+  async #stateVanished(): Promise<void> {
+    if (this.#state.mode === 'off') return;
+    const { mode, by, reason, at } = this.#state;
+    const payload = JSON.stringify({ mode, by, reason, at, seq: this.#seq });
+    const written = Number(await this.#reassert([this.#key, this.#seqKey], [payload, this.#channel, String(this.#seq)]));
+    if (written === 1) {
+      this.#log.warn(
+        { killSwitch: this.#state },
+        `kill switch: the shared state was missing; ${mode} written back (only an explicit off lifts it)`,
+      );
+    }
+  }
+
+  /** The stored state, or null when the key is missing (which is not `off`: see the header). */
+  async #read(): Promise<Stored | null> {
     const raw = await this.#redis.get(this.#key);
-    if (raw === null) return { state: OFF, seq: 0 };
+    if (raw === null) return null;
     const stored = parseStored(raw);
     if (stored === null) throw new Error(`malformed kill switch state under ${this.#key}`);
     return stored;
@@ -284,7 +334,7 @@ export class RedisKillSwitch implements KillSwitch {
     let seq: number;
     try {
       const json = JSON.stringify({ mode: state.mode, by: state.by, reason: state.reason, at: state.at });
-      seq = Number(await this.#setAndPublish([this.#key, this.#seqKey], [json, this.#channel]));
+      seq = Number(await this.#setAndPublish([this.#key, this.#seqKey], [json, this.#channel, String(this.#seq)]));
     } catch (err) {
       throw new KillSwitchUnavailableError(
         `the kill switch could not be changed: the shared store (Redis) did not answer (${errorMessage(err)})`,

@@ -16,7 +16,15 @@ let report: CampaignReport;
 
 beforeAll(async () => {
   // No rate limits and a generous failed-auth allowance: the campaign sends many bad keys from one address.
-  stack = await startStack({ env: { RATE_LIMITS: 'off', AUTH_ATTEMPTS_PER_MINUTE: 1_000_000 } });
+  // The open endpoints' per-address budgets are lifted too: the campaign sends them every method.
+  stack = await startStack({
+    env: {
+      RATE_LIMITS: 'off',
+      AUTH_ATTEMPTS_PER_MINUTE: 1_000_000,
+      PUBLIC_REQUESTS_PER_MINUTE: 1_000_000,
+      HEALTH_REQUESTS_PER_MINUTE: 1_000_000,
+    },
+  });
 });
 afterAll(async () => {
   await stack?.close();

@@ -30,6 +30,16 @@ const BUSY = /^\{"error":\{"code":"OPINION_BACK_RETRY"/;
 /** JSON-RPC error codes a malformed MCP request may get; -32603 (internal) is a fault. */
 const MCP_CLIENT_ERRORS = new Set([-32700, -32600, -32601, -32602, -32000, -32001]);
 
+/** Whether a body is a JSON-RPC error of a malformed request. */
+function mcpClientError(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as { jsonrpc?: unknown; error?: { code?: unknown } };
+    return parsed.jsonrpc === '2.0' && MCP_CLIENT_ERRORS.has(parsed.error?.code as number);
+  } catch {
+    return false;
+  }
+}
+
 /** Executions answered and writes performed, per action. */
 export type WriteTally = Record<
   'order' | 'opinion' | 'back',
@@ -248,11 +258,14 @@ export class Runner {
         const r = await rawExchange(this.stack.url, c.bytes);
         this.count('raw', r.status);
         if (r.status === null) return; // closed without an answer (the parser may give up on garbage that way)
-        if (r.status === 200) return; // a well-formed request after all (an odd but valid key)
+        // A well-formed request after all (an odd but valid key, a HEAD, a docs redirect).
+        if (r.status < 400) return;
         if (r.status >= 500) {
           this.fail(index, `server error ${r.status}`, c, r.text);
           return;
         }
+        // /mcp answers its own protocol faults (a 405, a missing Accept) as JSON-RPC errors.
+        if (mcpClientError(r.body)) return;
         if (!PRE_ROUTE_STATUSES.has(r.status)) {
           this.fail(index, `undocumented status ${r.status}`, c, r.text);
           return;

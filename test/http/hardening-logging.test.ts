@@ -11,6 +11,16 @@ describe('redactText', () => {
     ['/open/v1/orders?confirm_token=ct1.k1.cGF5bG9hZA.bWFj', '/open/v1/orders?confirm_token=[redacted]'],
     ['Route GET:/open/v1/opk_test_alice_read_0000000000 not found', 'Route GET:/open/v1/[redacted] not found'],
     ['token ct1.k1.cGF5bG9hZA.bWFj was refused', 'token [redacted] was refused'],
+    // Behind an encoding, another case or another spelling of the name.
+    ['/open/v1/me?apikey=opk%5Ftest%5Fabcdefghijklmnop', '/open/v1/me?apikey=[redacted]'],
+    ['/open/v1/topics/%6Fpk_test_abcdefghijklmnop/comments', '/open/v1/topics/[redacted]/comments'],
+    ['/open/v1/topics/%256Fpk_test_abcdefghijklmnop', '/open/v1/topics/[redacted]'],
+    ['/open/v1/orders?ct=ct1%2Elocal%2EcGF5bG9hZA%2EbWFj&limit=2', '/open/v1/orders?ct=[redacted]&limit=2'],
+    ['/x?%61pi%5Fkey=anything&limit=2', '/x?%61pi%5Fkey=[redacted]&limit=2'],
+    ['/x?Api-Key=anything', '/x?Api-Key=[redacted]'],
+    ['/x?q=my+key+opk%5Ftest%5Fabcdefghijklmnop', '/x?q=[redacted]'],
+    ['/x/OPK_TEST_ABCDEFGHIJKLMNOP', '/x/[redacted]'],
+    ['host OPK_LIVE_ABCDEFGHIJKLMNOP:8080', 'host [redacted]:8080'],
   ])('%s', (input, output) => {
     expect(redactText(input)).toBe(output);
   });

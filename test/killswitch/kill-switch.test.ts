@@ -201,8 +201,12 @@ describe('redis kill switch across replicas', () => {
     await admin.set(`${p}kill-switch`, JSON.stringify(state));
     await eventually(() => a.current().mode === 'writes', 1_000);
     expect(a.current()).toEqual(state);
-    // A deleted key reads as off.
+    // A deleted key is no `off`: the replica keeps `writes` and writes it back (fail-safe.test.ts).
     await admin.del(`${p}kill-switch`);
+    await eventually(async () => JSON.parse((await admin.get(`${p}kill-switch`)) ?? '{}').mode === 'writes', 1_000);
+    expect(a.current().mode).toBe('writes');
+    // A hand-written off is an explicit off, and is obeyed.
+    await admin.set(`${p}kill-switch`, JSON.stringify({ ...state, mode: 'off' }));
     await eventually(() => a.current().mode === 'off', 1_000);
   });
 

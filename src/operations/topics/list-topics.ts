@@ -24,10 +24,10 @@ const STATUS_TO_STATE: Record<'open' | 'closed' | 'resolved' | 'refunded', Marke
 };
 const SORTS = { trending: 'HOT', newest: 'NEW', ending_soon: 'ENDING' } as const;
 
-export const MechanismParam = z
-  .enum(['v21_lmsr', 'v2_share', 'all'])
-  .default('v21_lmsr')
-  .meta({ description: 'Trading mechanism of predictions: `v21_lmsr` (default, tradable), `v2_share` (legacy, read-only) or `all`.' });
+export const MechanismParam = z.enum(['v21_lmsr', 'v2_share', 'all']).default('v21_lmsr').meta({
+  description:
+    'Trading mechanism of predictions: `v21_lmsr` (default, tradable), `v2_share` (legacy, read-only) or `all`. Polls have none.',
+});
 
 export function pricingModelOf(mechanism: z.infer<typeof MechanismParam>): PricingModel | undefined {
   return mechanism === 'all' ? undefined : mechanism === 'v21_lmsr' ? 'LMSR' : 'SHARE_POOL';
@@ -48,13 +48,16 @@ export const listTopics = defineOperation({
   mcp: true,
   input: z.strictObject({
     type: TopicTypeParam,
-    sort: z.enum(['trending', 'newest', 'ending_soon']).default('trending').meta({ description: 'Order of the list.' }),
-    status: z
-      .enum(['open', 'closed', 'resolved', 'refunded'])
-      .default('open')
-      .meta({ description: 'Topic status to list (default open). `resolving` is not filterable: omit status instead.' }),
+    sort: z.enum(['trending', 'newest', 'ending_soon']).default('trending').meta({
+      description: 'Order of the list. `ending_soon`: predictions only (400 with `type=poll`).',
+    }),
+    status: z.enum(['open', 'closed', 'resolved', 'refunded']).default('open').meta({
+      description:
+        'Topic status to list (default open). `resolving` is not filterable: omit status instead. Polls: `open` only (400 otherwise).',
+    }),
     zone: z.string().min(1).max(64).optional().meta({
-      description: 'Zone slug, as in the `zone` field of prediction cards (REST also lists zones at GET /zones); predictions only.',
+      description:
+        'Zone slug, as in the `zone` field of prediction cards (REST also lists zones at GET /zones); predictions only (400 with `type=poll`).',
     }),
     category_id: UuidInput.optional().meta({ description: 'Category id from list_topic_categories.' }),
     mechanism: MechanismParam,

@@ -1724,7 +1724,7 @@ export type SearchTopicsData = {
          */
         type?: 'all' | 'prediction' | 'poll';
         /**
-         * Trading mechanism of predictions: `v21_lmsr` (default, tradable), `v2_share` (legacy, read-only) or `all`.
+         * Trading mechanism of predictions: `v21_lmsr` (default, tradable), `v2_share` (legacy, read-only) or `all`. Polls have none.
          */
         mechanism?: 'v21_lmsr' | 'v2_share' | 'all';
         /**
@@ -1800,15 +1800,15 @@ export type ListTopicsData = {
          */
         type?: 'prediction' | 'poll';
         /**
-         * Order of the list.
+         * Order of the list. `ending_soon`: predictions only (400 with `type=poll`).
          */
         sort?: 'trending' | 'newest' | 'ending_soon';
         /**
-         * Topic status to list (default open). `resolving` is not filterable: omit status instead.
+         * Topic status to list (default open). `resolving` is not filterable: omit status instead. Polls: `open` only (400 otherwise).
          */
         status?: 'open' | 'closed' | 'resolved' | 'refunded';
         /**
-         * Zone slug, as in the `zone` field of prediction cards (REST also lists zones at GET /zones); predictions only.
+         * Zone slug, as in the `zone` field of prediction cards (REST also lists zones at GET /zones); predictions only (400 with `type=poll`).
          */
         zone?: string;
         /**
@@ -1816,7 +1816,7 @@ export type ListTopicsData = {
          */
         category_id?: string;
         /**
-         * Trading mechanism of predictions: `v21_lmsr` (default, tradable), `v2_share` (legacy, read-only) or `all`.
+         * Trading mechanism of predictions: `v21_lmsr` (default, tradable), `v2_share` (legacy, read-only) or `all`. Polls have none.
          */
         mechanism?: 'v21_lmsr' | 'v2_share' | 'all';
         /**
