@@ -1,4 +1,4 @@
-// `npm run build` (and `prepare`, so `npm pack` builds): the package's JavaScript and
+// `npm run build` (and `prepack`, so `npm pack` builds; nothing runs on install): the package's JavaScript and
 // declarations in dist/, compiled from src/ by the repository's TypeScript, twice: an
 // ECMAScript-module build (dist/esm) and a CommonJS one (dist/cjs, marked by a package.json of
 // its own). Plain JavaScript, so any Node that runs npm can run it.

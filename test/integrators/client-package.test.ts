@@ -1,6 +1,6 @@
 /**
  * The TypeScript client as an installable package (clients/typescript, `@openpm/client`): packed
- * with `npm pack` (its `prepare` builds it), installed from the tarball into fresh projects of
+ * with `npm pack` (its `prepack` builds it), installed from the tarball into fresh projects of
  * each kind a user starts with, and run there against a sandbox gateway: an ECMAScript-module
  * project, a CommonJS one, and TypeScript with `tsc --init`'s defaults (type-checked, then
  * run). Each makes a read, then a preview → confirm → execute with previewConfirmExecute.
@@ -38,7 +38,7 @@ beforeAll(async () => {
   stack = await startStack({ env: { RATE_LIMITS: 'off' } });
   work = mkdtempSync(join(tmpdir(), 'openpm-client-package-'));
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE_DIR, env, maxBuffer: 16 * 1024 * 1024 });
-  // `prepare` prints the build's own line before npm's JSON.
+  // `prepack` prints the build's own line before npm's JSON.
   const json = packed.stdout.slice(packed.stdout.indexOf('['));
   const [info] = JSON.parse(json) as { filename: string; files: { path: string }[] }[];
   if (info === undefined) throw new Error(`npm pack said: ${packed.stdout}`);
