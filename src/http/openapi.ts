@@ -555,6 +555,9 @@ function replays(op: Operation): boolean {
 }
 
 /** The document's introduction; the tool counts are the registry's, whatever operations it holds. */
+/** The client package's name as the example imports it (quoted: an example, not an import of this file). */
+const CLIENT_PACKAGE = "'@openpm/client'";
+
 function infoDescription(operations: readonly Operation[]): string {
   const tools = operations.filter((op) => op.mcp);
   const readTools = tools.filter((op) => op.scope === 'read').length;
@@ -610,7 +613,7 @@ npm install ./openpm-client-0.1.0.tgz     # in your project
 \`\`\`
 
 \`\`\`ts
-import { createOpenPmClient, listTopics, placeOrder, previewConfirmExecute, previewOrder } from '@openpm/client';
+import { createOpenPmClient, listTopics, placeOrder, previewConfirmExecute, previewOrder } from ${CLIENT_PACKAGE};
 
 const client = createOpenPmClient({ baseUrl: 'https://gateway.example/open/v1', apiKey });
 const { data: page } = await listTopics({ client, query: { limit: 5 } });
