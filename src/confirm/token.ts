@@ -85,9 +85,10 @@ export class ConfirmTokens {
   /**
    * The claims of a genuine token issued to this caller for `action`, expired or not: the
    * execution still has to answer a used token after its 5 minutes (docs/writes.md,
-   * "Verification"). Anything else is CONFIRM_TOKEN_INVALID, but on a replica with no keys at
-   * all (a fleet with Redis and no CONFIRM_KEYS), where no token can be checked: that is
-   * CONFIRM_UNAVAILABLE, as its previews are, so a client keeps a token it may still use.
+   * "Verification"). Anything else is CONFIRM_TOKEN_INVALID, but with no keys at all, where no
+   * token can be checked (the configuration refuses a fleet without CONFIRM_KEYS; an embedder
+   * may still build one): that is CONFIRM_UNAVAILABLE, as its previews are, so a client keeps a
+   * token it may still use.
    */
   authenticate(token: string, action: ConfirmAction, caller: { userId: string; keyId: string }): TokenClaims {
     const parts = token.split('.');
