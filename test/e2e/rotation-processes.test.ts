@@ -178,19 +178,20 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 async function start(phase: Phase): Promise<Replica> {
-  const process = await startGateway({
+  const gateway = await startGateway({
     UPSTREAM_URL: sandbox.url,
     REDIS_URL,
     REDIS_KEY_PREFIX: prefix,
     RATE_LIMITS: 'off',
     ...PHASES[phase],
   });
-  return { process, phase, inflight: 0 };
+  return { process: gateway, phase, inflight: 0 };
 }
 
 /** One step of the runbook: each replica in turn leaves the balancer, drains, stops, and comes back in `phase`. */
 async function rollingRestart(phase: Phase): Promise<void> {
-  for (let i = 0; i < balancer.length; i++) {
+  const replicas = balancer.length;
+  for (let i = 0; i < replicas; i++) {
     const old = balancer[i] as Replica;
     balancer = balancer.filter((r) => r !== old);
     await until(() => old.inflight === 0);
