@@ -6,6 +6,7 @@
  *                                               from NODE_OPTIONS only)
  *   openpm-gateway kill-switch status|on|off|writes-off [--reason ...] [--by ...]
  *                                               [--admin URL] [--token TOKEN]
+ *   openpm-gateway sandbox reset [--admin URL]  the built-in sandbox back to its seed
  *
  * The kill-switch commands talk to a replica's admin server; the state lives in the shared
  * store, so one replica is enough to flip the whole fleet.
@@ -28,9 +29,13 @@ const HELP = `Usage:
       --reason TEXT   why (required for on and writes-off; logged and stored with the state)
       --by NAME       who (default: $USER@hostname)
       --admin URL     admin server of any replica (default: $ADMIN_URL or http://127.0.0.1:9090)
-      --token TOKEN   admin token (default: $ADMIN_TOKEN)
+      --token TOKEN   admin token (default: $ADMIN_TOKEN, the first when it lists several)
       --timeout MS    give up after MS milliseconds (default 5000)
     Prints the resulting state as JSON on stdout.
+
+  openpm-gateway sandbox reset [--admin URL] [--token TOKEN]
+      Put the built-in sandbox of \`npm start\` back to its seeded world (orders, opinions,
+      balances, the clock), without a restart. Only a gateway running the sandbox has it.
 
   openpm-gateway --help
 
@@ -67,20 +72,27 @@ async function main(argv: string[]): Promise<void> {
     await import('../src/server.ts');
     return;
   }
-  if (command !== 'kill-switch') throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-  if (action === undefined) throw new UsageError('kill-switch needs one of: status, on, off, writes-off');
-  if (!isAction(action)) throw new UsageError(`unknown kill-switch action ${JSON.stringify(action)} (status, on, off, writes-off)`);
-  if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])} (quote a --reason with spaces)`);
-
   const adminUrl = (values.admin ?? process.env['ADMIN_URL'] ?? 'http://127.0.0.1:9090').replace(/\/+$/, '');
   try {
     new URL(adminUrl);
   } catch {
     throw new UsageError(`--admin: not a URL: ${adminUrl}`);
   }
-  const token = values.token ?? process.env['ADMIN_TOKEN'];
+  // While ADMIN_TOKEN is rotated it lists several, the new one first.
+  const token = values.token ?? process.env['ADMIN_TOKEN']?.split(',')[0]?.trim();
   const timeoutMs = values.timeout === undefined ? 5_000 : Number(values.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError('--timeout: a positive number of milliseconds');
+
+  if (command === 'sandbox') {
+    if (action !== 'reset' || rest.length > 0) throw new UsageError('sandbox takes one action: reset');
+    const result = await call(adminUrl, '/sandbox/reset', 'POST', {}, token, timeoutMs);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  if (command !== 'kill-switch') throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (action === undefined) throw new UsageError('kill-switch needs one of: status, on, off, writes-off');
+  if (!isAction(action)) throw new UsageError(`unknown kill-switch action ${JSON.stringify(action)} (status, on, off, writes-off)`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])} (quote a --reason with spaces)`);
 
   let body: { mode: string; reason: string; by: string } | undefined;
   if (action !== 'status') {
@@ -89,18 +101,19 @@ async function main(argv: string[]): Promise<void> {
     body = { mode: ACTIONS[action], reason, by: values.by?.trim() || defaultBy() };
   }
 
-  const state = await call(adminUrl, body === undefined ? 'GET' : 'PUT', body, token, timeoutMs);
+  const state = await call(adminUrl, '/kill-switch', body === undefined ? 'GET' : 'PUT', body, token, timeoutMs);
   process.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
 }
 
 async function call(
   adminUrl: string,
-  method: 'GET' | 'PUT',
+  path: '/kill-switch' | '/sandbox/reset',
+  method: 'GET' | 'PUT' | 'POST',
   body: unknown,
   token: string | undefined,
   timeoutMs: number,
 ): Promise<unknown> {
-  const url = `${adminUrl}/kill-switch`;
+  const url = `${adminUrl}${path}`;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -134,7 +147,9 @@ async function call(
       res.status === 401
         ? ' (pass --token or set ADMIN_TOKEN)'
         : res.status === 404
-          ? ' (is --admin the admin port, not the public one?)'
+          ? path === '/sandbox/reset'
+            ? ' (is --admin the admin port of a gateway running the built-in sandbox?)'
+            : ' (is --admin the admin port, not the public one?)'
           : '';
     throw new CommandError(`${method} ${url} failed with HTTP ${res.status}: ${what}${hint}`);
   }

@@ -2,7 +2,10 @@
 // Runs before `npm start`, `npm test`, `npm run ops` and `npm run sandbox`. It is plain
 // CommonJS with no dependencies so that any Node can run it, even one too old to load the
 // TypeScript sources (which would otherwise die with ERR_UNKNOWN_FILE_EXTENSION ".ts").
-// The required range is package.json's `engines.node`: one source of truth.
+// The required range is package.json's `engines.node`: one source of truth. After `npm ci`,
+// npm's scripts find Node 24 first on PATH (node_modules/.bin/node, from the development
+// dependency `node`), so this refuses only where that is missing: before `npm ci`, with
+// `--omit=dev`, or when a command is run with a bare `node` outside npm's scripts.
 'use strict';
 
 const { readFileSync } = require('node:fs');
@@ -35,7 +38,7 @@ const running = parse(process.versions.node);
 if (!satisfies(running, range)) {
   process.stderr.write(
     `This project needs Node.js ${range}; this is Node.js ${process.versions.node}. ` +
-      'Install Node 24 LTS (`nvm install` reads .nvmrc, or https://nodejs.org/en/download), then run the command again.\n',
+      'Run `npm ci` first (it installs Node 24 for the npm scripts), or install Node 24 LTS (https://nodejs.org/en/download), then run the command again.\n',
   );
   process.exit(1);
 }

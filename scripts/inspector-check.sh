@@ -14,7 +14,9 @@ LOG="$(mktemp)"
 # With REDIS_URL set (CI sets it for the suite), the gateway's keys get a prefix of this run's
 # own: the rate-limit windows and key verdicts other processes left under the default prefix
 # must not decide this check (a day window spent by an earlier load run answered 429 here).
+# A fleet's shared secrets too, since with REDIS_URL the gateway refuses to start without them.
 PORT="$PORT" ADMIN_PORT=0 LOG_LEVEL=warn REDIS_KEY_PREFIX="inspector-check-$$-$(date +%s):" \
+  CONFIRM_KEYS="ic:inspector-check-confirm-secret-0123456789" CURSOR_SECRET="inspector-check-cursor-secret" \
   node src/server.ts >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -f "$LOG"' EXIT

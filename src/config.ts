@@ -6,7 +6,9 @@ import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
 import { MAX_UPSTREAM_TIMEOUT_MS } from './confirm/execute-once.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-timeout.ts';
+import { isLoopbackHost, parseAdminTokens } from './admin/tokens.ts';
 import { parseConfirmKeys } from './confirm/token.ts';
+import { parseCursorKeys } from './pagination/cursor.ts';
 import { parseAllowedOrigins } from './surfaces/mcp/origin.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -135,14 +137,22 @@ export const ConfigSchema = z
 
     /**
      * Seals pagination cursors. Replicas must share it for a cursor from one to work on
-     * another; unset, each process draws a random one (fine for a single process).
+     * another; unset (and no CURSOR_KEYS), a single process draws a random one. A fleet
+     * (REDIS_URL set) must set this or CURSOR_KEYS.
      */
     CURSOR_SECRET: z.string().min(16).optional(),
+    /**
+     * Cursor secrets to rotate without breaking open cursors: `kid:secret` pairs (secrets 16+
+     * characters), every one accepted, CURSOR_SIGNING_KID's sealing new cursors, as CONFIRM_KEYS.
+     * `old:<the CURSOR_SECRET value>` keeps the cursors that secret sealed (docs/operations.md#rotating-secrets).
+     */
+    CURSOR_KEYS: optionalText,
+    /** Key id of CURSOR_KEYS that seals new cursors (default: the first). */
+    CURSOR_SIGNING_KID: optionalText,
 
     /**
      * Confirm-token secrets, `kid:secret` pairs separated by commas (secrets 32+ characters).
-     * Unset: a single process draws a random secret; a fleet (REDIS_URL set) answers
-     * `500 CONFIRM_UNAVAILABLE` to previews and executions until it is configured.
+     * Unset: a single process draws a random secret; a fleet (REDIS_URL set) refuses to start.
      */
     CONFIRM_KEYS: z.string().optional(),
     /** Key id of CONFIRM_KEYS that signs new tokens (default: the first). */
@@ -195,14 +205,31 @@ export const ConfigSchema = z
     /** Admin server (metrics, kill switch): a separate port, never exposed publicly. */
     ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
     ADMIN_PORT: port.default(9090),
-    /** Bearer token for the admin endpoints that change state; unset disables them. */
-    ADMIN_TOKEN: z.string().min(16).optional(),
+    /**
+     * Bearer token of the admin endpoints that read or change the kill switch; several, comma-
+     * separated, are all accepted while one is being rotated. Unset: changes only on a loopback
+     * ADMIN_HOST; beyond loopback it is required.
+     */
+    ADMIN_TOKEN: z.string().optional(),
   })
   .superRefine((c, ctx) => {
     try {
       parseConfirmKeys(c.CONFIRM_KEYS, c.CONFIRM_SIGNING_KID);
     } catch (err) {
       ctx.addIssue({ code: 'custom', path: ['CONFIRM_KEYS'], message: (err as Error).message });
+    }
+    if (c.CURSOR_KEYS !== undefined && c.CURSOR_SECRET !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['CURSOR_KEYS'], message: 'set CURSOR_KEYS or CURSOR_SECRET, not both' });
+    }
+    try {
+      parseCursorKeys(c.CURSOR_KEYS, c.CURSOR_SIGNING_KID);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['CURSOR_KEYS'], message: (err as Error).message });
+    }
+    try {
+      parseAdminTokens(c.ADMIN_TOKEN);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: (err as Error).message });
     }
     try {
       parseAllowedOrigins(c.MCP_ALLOWED_ORIGINS);
@@ -221,7 +248,8 @@ export const ConfigSchema = z
       ctx.addIssue({ code: 'custom', path: ['UPSTREAM_SERVICE_TOKEN'], message: 'required when UPSTREAM_URL is set' });
     }
   })
-  .superRefine((c, ctx) => checkRedis(c, ctx));
+  .superRefine((c, ctx): void => checkRedis(c, ctx))
+  .superRefine((c, ctx): void => checkWholeClasses(c, ctx));
 
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -262,6 +290,35 @@ function checkRedis(c: Config, ctx: z.RefinementCtx): void {
   }
   if ((c.REDIS_TLS_CERT_FILE === undefined) !== (c.REDIS_TLS_KEY_FILE === undefined)) {
     issue('REDIS_TLS_KEY_FILE', 'REDIS_TLS_CERT_FILE and REDIS_TLS_KEY_FILE go together');
+  }
+}
+
+/**
+ * Start-up refusals of a configuration under which a whole class of requests would fail at run
+ * time, each naming what is missing and why, rather than a process that starts and then answers
+ * every write, every second page or every kill-switch change with an error.
+ */
+function checkWholeClasses(c: Config, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (c.REDIS_URL !== undefined) {
+    if (c.CONFIRM_KEYS === undefined) {
+      issue(
+        'CONFIRM_KEYS',
+        'required with REDIS_URL: replicas must share the confirm-token keys, or a token one signs fails on another and every write answers CONFIRM_UNAVAILABLE',
+      );
+    }
+    if (c.CURSOR_SECRET === undefined && c.CURSOR_KEYS === undefined) {
+      issue(
+        'CURSOR_SECRET',
+        'required with REDIS_URL (or CURSOR_KEYS): replicas must share the cursor secret, or a next_cursor from one is refused by another',
+      );
+    }
+  }
+  if (c.ADMIN_TOKEN === undefined && !isLoopbackHost(c.ADMIN_HOST)) {
+    issue(
+      'ADMIN_TOKEN',
+      `required when ADMIN_HOST (${c.ADMIN_HOST}) is not a loopback address: without it the kill switch cannot be changed`,
+    );
   }
 }
 

@@ -18,6 +18,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 interface Embedded {
   config: Config;
   close(): Promise<void>;
+  reset(): { now: number };
   demoKeys: readonly { key: string; note: string }[];
 }
 
@@ -34,6 +35,7 @@ async function withSandbox(config: Config): Promise<Embedded | null> {
   return {
     config: { ...config, UPSTREAM_URL: sandbox.url, UPSTREAM_SERVICE_TOKEN: serviceToken },
     close: () => sandbox.close(),
+    reset: () => sandbox.reset(),
     demoKeys: SANDBOX_DEMO_KEYS,
   };
 }
@@ -54,7 +56,9 @@ async function main(): Promise<void> {
 
   const app: FastifyInstance = await buildApp(embedded?.config ?? config);
   if (embedded !== null) app.addHook('onClose', async () => embedded.close());
-  const admin = await buildAdminApp(app.services, config, { loggerInstance: app.log.child({ server: 'admin' }) });
+  const admin = await buildAdminApp(embedded === null ? app.services : { ...app.services, sandbox: { reset: embedded.reset } }, config, {
+    loggerInstance: app.log.child({ server: 'admin' }),
+  });
 
   let base: string;
   let adminBase: string;
@@ -87,7 +91,9 @@ async function main(): Promise<void> {
     process.stdout.write(
       `  try: curl -H 'Authorization: Bearer ${embedded.demoKeys[0]?.key ?? ''}' ${base}${REST_PREFIX}/topic-categories\n`,
     );
-    process.stdout.write(`  admin: ${adminBase}/metrics, ${adminBase}/kill-switch\n`);
+    process.stdout.write(
+      `  admin: ${adminBase}/metrics, ${adminBase}/kill-switch; npm run sandbox:reset puts the sandbox back to its seed\n`,
+    );
   }
 
   let closing = false;

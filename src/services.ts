@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { KeyAuthenticator } from './auth/authenticator.ts';
 import { MemoryVerdictStore, RedisVerdictStore, type StoreLogger, type VerdictStore } from './auth/verdict-store.ts';
 import { randomBytes } from 'node:crypto';
-import { CursorCodec } from './pagination/cursor.ts';
+import { type CursorCodec, cursorCodecFrom } from './pagination/cursor.ts';
 import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from './confirm/claims.ts';
 import { ConfirmTokens, parseConfirmKeys } from './confirm/token.ts';
 import { connectRedis, probeRedis, redisOptionsFrom, redisReady, type RedisClient } from './store/redis.ts';
@@ -83,10 +83,8 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
     now,
   });
 
-  if (config.CURSOR_SECRET === undefined && redis !== null) {
-    log.warn({}, 'CURSOR_SECRET is unset: cursors work only on the replica that issued them');
-  }
-  const cursors = new CursorCodec(config.CURSOR_SECRET ?? randomBytes(32).toString('hex'));
+  // A fleet without a shared secret is refused by the configuration (src/config.ts).
+  const cursors = cursorCodecFrom(config, () => randomBytes(32).toString('hex'));
   const confirm = { tokens: new ConfirmTokens(confirmKeys(config), now), claims: claimStore(redis, config, now) };
   const limiter =
     config.RATE_LIMITS === 'off'
@@ -130,10 +128,9 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
   };
 }
 
-/** A single process may sign with a random secret; a fleet must share configured ones. */
+/** A single process may sign with a random secret; a fleet must share configured ones (src/config.ts refuses it otherwise). */
 function confirmKeys(config: Config) {
   if (config.CONFIRM_KEYS !== undefined) return parseConfirmKeys(config.CONFIRM_KEYS, config.CONFIRM_SIGNING_KID);
-  if (config.REDIS_URL !== undefined) return parseConfirmKeys(undefined, undefined);
   return parseConfirmKeys(`local:${randomBytes(32).toString('hex')}`, 'local');
 }
 

@@ -37,6 +37,7 @@ export function gatewayEnv(upstreamUrl: string, logLevel: string): Record<string
     LOG_LEVEL: logLevel,
     NODE_ENV: 'production',
     CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
+    CURSOR_SECRET: 'benchmark-cursor-secret-0123456789',
   };
 }
 

@@ -9,11 +9,10 @@
  * | GET /kill-switch   | yes                             | open (on loopback: from this host)   |
  * | PUT /kill-switch   | yes                             | only when ADMIN_HOST is loopback,    |
  * |                    |                                 | from this host (fromThisHost)        |
+ * | POST /sandbox/reset| yes (only with the sandbox)     | as PUT /kill-switch                  |
  *
  * Errors use the contract's envelope with codes of the closed set.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -31,10 +30,15 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutOptions } from '../http/reque
 import requestId from '../plugins/request-id.ts';
 import { KILL_MODES, KillSwitchUnavailableError, type KillSwitch } from '../killswitch/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { isLoopbackHost, parseAdminTokens, tokenMatches } from './tokens.ts';
+
+export { isLoopbackHost, tokenMatches } from './tokens.ts';
 
 export interface AdminServices {
   metrics: Metrics;
   killSwitch: KillSwitch;
+  /** The built-in sandbox of `npm start`, when it runs one: `POST /sandbox/reset` puts it back to its seed. */
+  sandbox?: { reset(): { now: number } };
 }
 
 export type AdminConfig = Pick<Config, 'ADMIN_HOST' | 'ADMIN_TOKEN'> & Partial<Pick<Config, 'REQUEST_TIMEOUT_MS'>>;
@@ -73,11 +77,11 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
     reply.header('cache-control', 'no-store');
   });
 
-  const token = config.ADMIN_TOKEN;
+  const tokens = parseAdminTokens(config.ADMIN_TOKEN);
   const changesAllowedWithoutToken = isLoopbackHost(config.ADMIN_HOST);
   /** Throws unless the request may read (`read`) or change (`write`) the kill switch. */
   const authorize = (request: FastifyRequest, access: 'read' | 'write'): void => {
-    if (token === undefined) {
+    if (tokens.length === 0) {
       if (changesAllowedWithoutToken && !fromThisHost(request)) {
         throw new ApiError('FORBIDDEN', {
           message: 'Without ADMIN_TOKEN the kill switch answers only requests addressed to this host, not from a web page.',
@@ -89,7 +93,7 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
         details: { admin_host: config.ADMIN_HOST },
       });
     }
-    if (!tokenMatches(request.headers.authorization, token)) {
+    if (!tokenMatches(request.headers.authorization, tokens)) {
       throw new ApiError('UNAUTHORIZED', {
         message: 'A valid admin token is required (Authorization: Bearer <ADMIN_TOKEN>).',
         headers: { 'www-authenticate': `Bearer realm="${ADMIN_REALM}"` },
@@ -140,19 +144,18 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
     }
   });
 
-  return app;
-}
+  const sandbox = services.sandbox;
+  if (sandbox !== undefined) {
+    // The sandbox's world back to its seed without a restart (docs/sandbox.md#reset).
+    app.post('/sandbox/reset', async (request) => {
+      authorize(request, 'write');
+      const result = sandbox.reset();
+      request.log.warn({ remote: request.ip }, 'sandbox reset to its seed through the admin API');
+      return { reset: true, now: new Date(result.now).toISOString() };
+    });
+  }
 
-/** 127.0.0.0/8, ::1, ::ffff:127.x and `localhost`: reachable only from this host (or pod). */
-export function isLoopbackHost(host: string): boolean {
-  const h = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1');
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
-  return false;
+  return app;
 }
 
 /**
@@ -165,12 +168,4 @@ export function fromThisHost(request: Pick<FastifyRequest, 'headers'>): boolean 
   const { host, origin } = request.headers;
   if (origin !== undefined) return false;
   return host !== undefined && isLoopbackHost(host.replace(/:\d*$/, ''));
-}
-
-/** Constant-time comparison of `Bearer <token>` (digests, so lengths leak nothing either). */
-export function tokenMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (m === null) return false;
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(m[1] ?? ''), digest(token));
 }

@@ -10,6 +10,7 @@
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
+import { type KeyRing, parseKeyRing } from '../secrets/key-ring.ts';
 
 export const TOKEN_TTL_MS = 5 * 60 * 1000;
 const PREFIX = 'ct1';
@@ -28,37 +29,11 @@ export interface TokenClaims<P = Record<string, unknown>> {
   expiresAt: number;
 }
 
-export interface ConfirmKeys {
-  /** Key id used to sign new tokens; null when no signing secret is usable. */
-  signingKid: string | null;
-  /** Every accepted secret by key id (the signing one included). */
-  secrets: ReadonlyMap<string, Buffer>;
-}
+export type ConfirmKeys = KeyRing;
 
-/** Parse `CONFIRM_KEYS` ("kid:secret,kid2:secret2") and `CONFIRM_SIGNING_KID`. */
+/** Parse `CONFIRM_KEYS` ("kid:secret,kid2:secret2", secrets of 32+ characters) and `CONFIRM_SIGNING_KID`. */
 export function parseConfirmKeys(spec: string | undefined, signingKid: string | undefined): ConfirmKeys {
-  const secrets = new Map<string, Buffer>();
-  for (const part of (spec ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const at = part.indexOf(':');
-    const kid = part.slice(0, at);
-    const secret = part.slice(at + 1);
-    if (
-      // Stryker disable next-line EqualityOperator: at 0 the key id is empty, which the pattern refuses anyway
-      at <= 0 ||
-      !/^[A-Za-z0-9_-]{1,32}$/.test(kid) ||
-      secret.length < 32
-    ) {
-      throw new Error('CONFIRM_KEYS entries must be <kid>:<secret of 32+ characters>');
-    }
-    // Stryker disable next-line StringLiteral: Buffer.from reads an empty encoding name as UTF-8, its default
-    secrets.set(kid, Buffer.from(secret, 'utf8'));
-  }
-  const kid = signingKid ?? [...secrets.keys()][0] ?? null;
-  if (kid !== null && !secrets.has(kid)) throw new Error('CONFIRM_SIGNING_KID names no key of CONFIRM_KEYS');
-  return { signingKid: kid, secrets };
+  return parseKeyRing(spec, signingKid, { keys: 'CONFIRM_KEYS', signingKid: 'CONFIRM_SIGNING_KID', minSecretLength: 32 });
 }
 
 export class ConfirmTokens {
@@ -110,9 +85,10 @@ export class ConfirmTokens {
   /**
    * The claims of a genuine token issued to this caller for `action`, expired or not: the
    * execution still has to answer a used token after its 5 minutes (docs/writes.md,
-   * "Verification"). Anything else is CONFIRM_TOKEN_INVALID, but on a replica with no keys at
-   * all (a fleet with Redis and no CONFIRM_KEYS), where no token can be checked: that is
-   * CONFIRM_UNAVAILABLE, as its previews are, so a client keeps a token it may still use.
+   * "Verification"). Anything else is CONFIRM_TOKEN_INVALID, but with no keys at all, where no
+   * token can be checked (the configuration refuses a fleet without CONFIRM_KEYS; an embedder
+   * may still build one): that is CONFIRM_UNAVAILABLE, as its previews are, so a client keeps a
+   * token it may still use.
    */
   authenticate(token: string, action: ConfirmAction, caller: { userId: string; keyId: string }): TokenClaims {
     const parts = token.split('.');

@@ -1,6 +1,7 @@
 /**
  * The human documentation, served without a key: /docs renders the live OpenAPI document with
- * Scalar's API reference, /docs/mcp renders the MCP guide the same way, and / leads to /docs.
+ * Scalar's API reference, /docs/mcp renders the MCP guide the same way (its sections as the
+ * sidebar's entries, the whole width for the text), and / leads to /docs.
  *
  * Everything works offline: the reference's script comes from the installed package (served
  * at /docs/js/scalar.js), the default web fonts and telemetry are off, and the AI agent and
@@ -108,16 +109,13 @@ async function buildDocsApp(opts: DocsPageOptions): Promise<FastifyInstance> {
 
   const guide = readGuide();
   if (guide !== undefined) {
-    const document = {
-      openapi: '3.1.0',
-      info: { title: 'MCP guide', version: '2.1.0', description: guide },
-      paths: {},
-    };
+    const document = guideDocument(guide);
     await app.register(scalar, {
       routePrefix: '/docs/mcp',
       configuration: {
         ...OFFLINE,
         content: () => document,
+        customCss: GUIDE_CSS,
         pageTitle: `${opts.title}: MCP guide`,
         // A guide, not an API: no download, no client snippets.
         documentDownloadType: 'none',
@@ -129,6 +127,37 @@ async function buildDocsApp(opts: DocsPageOptions): Promise<FastifyInstance> {
   await app.ready();
   return app;
 }
+
+/**
+ * The guide as an OpenAPI document Scalar can render: its opening paragraphs as the
+ * introduction, and each `## ` section as a tag, so the sidebar navigates by section as the
+ * reference's does by operation.
+ */
+export function guideDocument(guide: string): {
+  openapi: string;
+  info: object;
+  tags: { name: string; description: string }[];
+  paths: object;
+} {
+  const [intro = '', ...sections] = guide.split(/^## /m);
+  const tags = sections.map((section) => {
+    const end = section.indexOf('\n');
+    return { name: section.slice(0, end).trim(), description: section.slice(end + 1).trim() };
+  });
+  return { openapi: '3.1.0', info: { title: 'MCP guide', version: '2.1.0', description: intro.trim() }, tags, paths: {} };
+}
+
+/**
+ * Layout of the guide: no operations fill the reference's right-hand column, so each section
+ * takes the whole width, and code wraps instead of scrolling sideways.
+ */
+export const GUIDE_CSS = `
+.section-columns { display: block; }
+.section-column { width: 100%; max-width: none; }
+.section-column:has(.sticky-cards), .section-column:empty { display: none; }
+.section-header { max-width: none; }
+.markdown pre, .markdown pre code { white-space: pre-wrap; overflow-wrap: anywhere; }
+`;
 
 /** The MCP guide (docs/mcp.md) with its first heading dropped (the page title says it). */
 function readGuide(): string | undefined {

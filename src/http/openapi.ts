@@ -545,8 +545,8 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
       summary: 'Markets, polls and opinions of the prediction-market app, for integrations and AI agents.',
       description: infoDescription(operations),
       contact: { name: 'Open API team' },
-      // package.json says UNLICENSED; SPDX names a license outside its list with LicenseRef-.
-      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
+      // The gateway's code is Apache-2.0 (LICENSE, package.json).
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: serverUrl, description: "This gateway (relative to the page's origin)." }],
     security: [{ apiKey: [] }],
@@ -587,6 +587,9 @@ function replays(op: Operation): boolean {
 }
 
 /** The document's introduction; the tool counts are the registry's, whatever operations it holds. */
+/** The client package's name as the example imports it (quoted: an example, not an import of this file). */
+const CLIENT_PACKAGE = "'@openpm/client'";
+
 function infoDescription(operations: readonly Operation[]): string {
   const tools = operations.filter((op) => op.mcp);
   const readTools = tools.filter((op) => op.scope === 'read').length;
@@ -629,6 +632,29 @@ and \`replayed: true\`. Publishing an opinion is strictly single-use: a retry is
 Every error is \`{"error": {"code", "message", "details"}}\` with a code from a closed set;
 \`message\` is for people, \`code\` and \`details\` (\`field\`, \`retry_after\`, \`required_scope\`)
 for programs.
+
+## TypeScript client
+
+\`@openpm/client\` (\`clients/typescript\` in the gateway's repository, generated from this
+document) has a typed function per operation and \`previewConfirmExecute\` for the two phases.
+It has no dependency and works from ES modules, CommonJS and TypeScript:
+
+\`\`\`sh
+npm pack ./clients/typescript             # in the gateway's repository: openpm-client-0.1.0.tgz
+npm install ./openpm-client-0.1.0.tgz     # in your project
+\`\`\`
+
+\`\`\`ts
+import { createOpenPmClient, listTopics, placeOrder, previewConfirmExecute, previewOrder } from ${CLIENT_PACKAGE};
+
+const client = createOpenPmClient({ baseUrl: 'https://gateway.example/open/v1', apiKey });
+const { data: page } = await listTopics({ client, query: { limit: 5 } });
+const outcome = await previewConfirmExecute({
+  preview: async () => (await previewOrder({ client, path: { topic_id }, body: { option_id, amount_coins: 25 } })).data,
+  confirm: (preview) => askUser(preview.summary),
+  execute: async (token) => (await placeOrder({ client, body: { confirm_token: token } })).data,
+});
+\`\`\`
 
 ## Rate limits
 

@@ -8,10 +8,14 @@
  * opens only its own: a cursor of `/me/positions` given to `/topics` is refused rather than
  * read as an offset into another list (docs/contract/lists.md#cursors).
  *
- * Replicas must share CURSOR_SECRET for a cursor from one to work on another.
+ * Replicas must share the secret for a cursor from one to work on another. Several may be
+ * accepted at once (CURSOR_KEYS): the signing one seals, every one opens, so the secret rotates
+ * without breaking an open cursor (docs/operations.md#rotating-secrets). A cursor names no key:
+ * opening tries each accepted secret, and AES-GCM's tag tells which one sealed it.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { invalidArgument } from '../errors/api-error.ts';
+import { type KeyRing, parseKeyRing } from '../secrets/key-ring.ts';
 
 /** Where a list resumes: an offset, or the last item seen (keyset). */
 export type CursorPosition = { o: number } | { b: string };
@@ -21,14 +25,51 @@ type Sealed = CursorPosition & { l: string };
 /** 2: positions carry their list; a version-1 cursor (no list) is refused like any foreign one. */
 const VERSION = 2;
 
+/** Parse `CURSOR_KEYS` ("kid:secret,kid2:secret2", secrets of 16+ characters, as CURSOR_SECRET) and `CURSOR_SIGNING_KID`. */
+export function parseCursorKeys(spec: string | undefined, signingKid: string | undefined): KeyRing {
+  return parseKeyRing(spec, signingKid, { keys: 'CURSOR_KEYS', signingKid: 'CURSOR_SIGNING_KID', minSecretLength: 16 });
+}
+
+/**
+ * The codec of a configuration: CURSOR_KEYS (the signing kid seals, all open), else
+ * CURSOR_SECRET, else `fallback` (a single process's random secret). A pair's secret derives
+ * the same key as CURSOR_SECRET does, so moving that value into CURSOR_KEYS keeps its cursors.
+ */
+export function cursorCodecFrom(
+  config: { CURSOR_SECRET?: string | undefined; CURSOR_KEYS?: string | undefined; CURSOR_SIGNING_KID?: string | undefined },
+  fallback: () => string,
+): CursorCodec {
+  const ring = parseCursorKeys(config.CURSOR_KEYS, config.CURSOR_SIGNING_KID);
+  const signing = ring.signingKid === null ? undefined : ring.secrets.get(ring.signingKid);
+  if (signing === undefined) return new CursorCodec(config.CURSOR_SECRET ?? fallback());
+  return new CursorCodec(
+    signing.toString('utf8'),
+    [...ring.secrets.values()].map((s) => s.toString('utf8')),
+  );
+}
+
+interface CursorKey {
+  key: Buffer;
+  ivKey: Buffer;
+}
+
+function cursorKey(secret: string): CursorKey {
+  return {
+    key: createHash('sha256').update(`openpm-cursor:${secret}`).digest(),
+    ivKey: createHash('sha256').update(`openpm-cursor-iv:${secret}`).digest(),
+  };
+}
+
 export class CursorCodec {
-  readonly #key: Buffer;
-  readonly #ivKey: Buffer;
+  readonly #sealing: CursorKey;
+  /** The sealing key first, then every other accepted one. */
+  readonly #opening: readonly CursorKey[];
   readonly #lists = new Map<string, ListCursors>();
 
-  constructor(secret: string) {
-    this.#key = createHash('sha256').update(`openpm-cursor:${secret}`).digest();
-    this.#ivKey = createHash('sha256').update(`openpm-cursor-iv:${secret}`).digest();
+  /** `secret` seals new cursors; cursors sealed with it or with any of `alsoAccepted` open. */
+  constructor(secret: string, alsoAccepted: readonly string[] = []) {
+    this.#sealing = cursorKey(secret);
+    this.#opening = [this.#sealing, ...alsoAccepted.filter((s) => s !== secret).map(cursorKey)];
   }
 
   /** The cursors of one list (an operation's name): they seal and open only that list's positions. */
@@ -45,8 +86,8 @@ export class CursorCodec {
     const plain = JSON.stringify(pos);
     // Synthetic IV (a MAC of the position): one position always seals to the same cursor, so
     // REST and MCP answer byte-identical lists, and a nonce is never reused for two positions.
-    const iv = createHmac('sha256', this.#ivKey).update(plain).digest().subarray(0, 12);
-    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
+    const iv = createHmac('sha256', this.#sealing.ivKey).update(plain).digest().subarray(0, 12);
+    const cipher = createCipheriv('aes-256-gcm', this.#sealing.key, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]).toString('base64url');
   }
@@ -57,14 +98,9 @@ export class CursorCodec {
     // Base64url decoding ignores a lone trailing character and the unused bits of the last one,
     // so other texts decode to these bytes too; only the text this API wrote is its cursor.
     if (raw.length < 1 + 12 + 16 + 2 || raw[0] !== VERSION || raw.toString('base64url') !== cursor) throw badCursor();
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(1, 13));
-      decipher.setAuthTag(raw.subarray(13, 29));
-      const json = Buffer.concat([decipher.update(raw.subarray(29)), decipher.final()]).toString('utf8');
-      const pos = JSON.parse(json) as unknown;
-      if (isPosition(pos)) return pos;
-    } catch {
-      // fall through: tampered or foreign
+    for (const { key } of this.#opening) {
+      const pos = openWith(key, raw);
+      if (pos !== null) return pos;
     }
     throw badCursor();
   }
@@ -103,6 +139,19 @@ export class ListCursors {
     const pos = this.decode(cursor);
     if (!('b' in pos)) throw badCursor();
     return pos.b;
+  }
+}
+
+/** The position sealed in `raw` with `key`, or null when the tag does not verify or the content is not a position. */
+function openWith(key: Buffer, raw: Buffer): Sealed | null {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(1, 13));
+    decipher.setAuthTag(raw.subarray(13, 29));
+    const json = Buffer.concat([decipher.update(raw.subarray(29)), decipher.final()]).toString('utf8');
+    const pos = JSON.parse(json) as unknown;
+    return isPosition(pos) ? pos : null;
+  } catch {
+    return null; // tampered, or sealed with another key
   }
 }
 

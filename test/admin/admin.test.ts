@@ -275,3 +275,58 @@ describe('admin server next to the gateway', () => {
     );
   });
 });
+
+describe('admin server: rotating ADMIN_TOKEN', () => {
+  const NEW = 'new-admin-token-0123456789abcdef';
+
+  it('accepts every token of the list, and refuses one no longer listed', async () => {
+    const both = (await admin({ ADMIN_TOKEN: `${NEW},${TOKEN}` })).app;
+    for (const t of [NEW, TOKEN])
+      expect((await both.inject({ method: 'GET', url: '/kill-switch', headers: bearer(t) })).statusCode).toBe(200);
+    const after = (await admin({ ADMIN_TOKEN: NEW })).app;
+    expect((await after.inject({ method: 'GET', url: '/kill-switch', headers: bearer(NEW) })).statusCode).toBe(200);
+    const refused = await after.inject({ method: 'GET', url: '/kill-switch', headers: bearer(TOKEN) });
+    expect([refused.statusCode, refused.json().error.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect(tokenMatches(`Bearer ${TOKEN}`, [NEW, TOKEN])).toBe(true);
+    expect(tokenMatches(`Bearer ${TOKEN}`, [NEW])).toBe(false);
+    expect(tokenMatches(`Bearer ${TOKEN}`, [])).toBe(false);
+  });
+});
+
+describe('admin server: POST /sandbox/reset', () => {
+  async function withSandbox(config: Partial<AdminConfig>) {
+    const metrics = new Metrics({ defaultMetrics: false });
+    let resets = 0;
+    const sandbox = {
+      reset: () => {
+        resets += 1;
+        return { now: Date.UTC(2026, 0, 2) };
+      },
+    };
+    const app = await buildAdminApp({ metrics, killSwitch: new MemoryKillSwitch(OFF), sandbox }, { ADMIN_HOST: '127.0.0.1', ...config });
+    apps.push(app);
+    return { app, resets: () => resets };
+  }
+
+  it('resets the sandbox behind the admin token, and exists only where a sandbox runs', async () => {
+    const { app, resets } = await withSandbox({ ADMIN_TOKEN: TOKEN });
+    const refused = await app.inject({ method: 'POST', url: '/sandbox/reset' });
+    expect([refused.statusCode, resets()]).toEqual([401, 0]);
+    const ok = await app.inject({ method: 'POST', url: '/sandbox/reset', headers: bearer(TOKEN) });
+    expect([ok.statusCode, ok.json(), resets()]).toEqual([200, { reset: true, now: '2026-01-02T00:00:00.000Z' }, 1]);
+    const without = (await admin({ ADMIN_TOKEN: TOKEN })).app;
+    expect((await without.inject({ method: 'POST', url: '/sandbox/reset', headers: bearer(TOKEN) })).statusCode).toBe(404);
+  });
+
+  it('without a token on loopback, answers a command of this host but not a web page', async () => {
+    const { app, resets } = await withSandbox({});
+    const page = await app.inject({
+      method: 'POST',
+      url: '/sandbox/reset',
+      headers: { host: '127.0.0.1:9090', origin: 'http://evil.example' },
+    });
+    expect([page.statusCode, resets()]).toEqual([403, 0]);
+    const cli = await app.inject({ method: 'POST', url: '/sandbox/reset', headers: { host: '127.0.0.1:9090' } });
+    expect([cli.statusCode, resets()]).toEqual([200, 1]);
+  });
+});

@@ -4,7 +4,7 @@
  * "try it" makes a real call with the offered demo key. Screenshots go to
  * test-results/browser/. Run with `npm run test:browser` (CI installs chromium when missing).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -113,6 +113,47 @@ describe('/docs in a browser', () => {
     const elsewhere = [...new Set(hrefs)].filter((h) => h.startsWith(stack.url) && new URL(h).pathname !== '/docs/mcp');
     for (const href of elsewhere) expect([href, (await fetch(href)).status]).not.toEqual([href, 404]);
     await guide.screenshot({ path: new URL('docs-mcp.png', OUTPUT).pathname });
+  });
+
+  it('lays the MCP guide out like the reference: a sidebar entry per section, the whole width, code that fits', async () => {
+    const guide = await open('/docs/mcp');
+    await guide.getByRole('heading', { name: 'Tools by scope' }).first().waitFor({ timeout: 90_000 });
+    const sections = [...readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8').matchAll(/^## (.+)$/gm)].map((m) =>
+      m[1]?.trim(),
+    );
+    expect(sections.length).toBeGreaterThan(3);
+    const sidebar = guide.locator('.t-doc__sidebar');
+    for (const name of sections) await expect(sidebar.getByText(name as string, { exact: true }).count(), name).resolves.toBe(1);
+    // Scalar renders the sections near the view: measure at the top, and again at the last section.
+    // Run in the page (a string: the project compiles without the DOM library).
+    const measure = () =>
+      guide.evaluate<{ main: number; narrowest: number; codeBlocks: number; sideways: number; page: number }>(`(() => {
+        const main = document.querySelector('.section-content')?.getBoundingClientRect().width ?? 0;
+        const text = [...document.querySelectorAll('.markdown')].map((m) => m.getBoundingClientRect().width).filter((w) => w > 0);
+        const code = [...document.querySelectorAll('.markdown pre, .markdown pre *')];
+        return {
+          main,
+          narrowest: Math.min(...text),
+          codeBlocks: document.querySelectorAll('.markdown pre').length,
+          sideways: code.filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        };
+      })()`);
+    const top = await measure();
+    await sidebar.getByText(sections.at(-1) as string, { exact: true }).click();
+    await guide
+      .getByRole('heading', { name: sections.at(-1) as string })
+      .first()
+      .waitFor();
+    const end = await measure();
+    for (const layout of [top, end]) {
+      // Text and code span the content area, not the half of it an operation's text gets.
+      expect(layout.main).toBeGreaterThan(600);
+      expect(layout.narrowest).toBeGreaterThan(layout.main * 0.9);
+      expect([layout.sideways, layout.page]).toEqual([0, 0]);
+    }
+    expect(top.codeBlocks + end.codeBlocks).toBeGreaterThan(1);
+    await guide.screenshot({ path: new URL('docs-mcp-layout.png', OUTPUT).pathname, fullPage: true });
   });
 
   it('needed nothing from outside the gateway, and threw no script error', () => {

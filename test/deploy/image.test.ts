@@ -177,6 +177,11 @@ describe('Dockerfile', () => {
       expect(installs.length).toBeGreaterThan(0);
       for (const i of installs) expect(i.args).toMatch(/--omit=dev/);
     }
+    // The npm package `node` (Node 24 for npm's scripts on an older system Node) is a
+    // development dependency only: the image runs its base image's Node.
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    expect(pkg['dependencies']?.['node']).toBeUndefined();
+    expect(pkg['devDependencies']?.['node']).toMatch(/^\^24\./);
   });
 
   it('keeps tests, docs, the chart and secrets out of the build context (.dockerignore)', async () => {

@@ -1,8 +1,9 @@
 /**
  * Start-up refusals (src/config.ts, src/server.ts; docs/operations.md, "Start-up"): a production
  * process without a backend must not serve the sandbox and its public demo keys, and a backend
- * deadline longer than a pending confirm claim lives is refused, each with one line naming the
- * variable.
+ * deadline longer than a pending confirm claim lives is refused, and so is any configuration
+ * under which a whole class of requests would fail (a fleet without its shared secrets, an
+ * admin server beyond loopback without a token), each with one line naming the variable.
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -76,4 +77,62 @@ describe('UPSTREAM_TIMEOUT_MS', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('UPSTREAM_TIMEOUT_MS')]);
   }, 30_000);
+});
+
+describe('a fleet without its shared secrets', () => {
+  const fleet = { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: 'openpm-test:startup-refusal:' };
+  const confirm = `k1:${'c'.repeat(40)}`;
+
+  it('names CONFIRM_KEYS and CURSOR_SECRET, each with why replicas must share it', () => {
+    expect(problems(fleet)).toEqual([
+      expect.stringMatching(/^CONFIRM_KEYS: required with REDIS_URL: replicas must share .*every write answers CONFIRM_UNAVAILABLE/),
+      expect.stringMatching(/^CURSOR_SECRET: required with REDIS_URL \(or CURSOR_KEYS\): replicas must share .*refused by another/),
+    ]);
+    expect(problems({ ...fleet, CONFIRM_KEYS: confirm })).toEqual([expect.stringMatching(/^CURSOR_SECRET: required/)]);
+    expect(problems({ ...fleet, CURSOR_SECRET: 'a-cursor-secret-of-some-length' })).toEqual([
+      expect.stringMatching(/^CONFIRM_KEYS: required/),
+    ]);
+    expect(problems({ ...fleet, CONFIRM_KEYS: confirm, CURSOR_SECRET: 'a-cursor-secret-of-some-length' })).toEqual([]);
+    expect(problems({ ...fleet, CONFIRM_KEYS: confirm, CURSOR_KEYS: `c1:${'k'.repeat(16)}` })).toEqual([]);
+    // One process without Redis draws its own secrets, as before.
+    expect(problems({})).toEqual([]);
+  });
+
+  it('stops the process at start with one line, before it listens', async () => {
+    const r = await run({ ...fleet, CURSOR_SECRET: 'a-cursor-secret-of-some-length' });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toEqual([expect.stringMatching(/^invalid configuration: CONFIRM_KEYS: required with REDIS_URL/)]);
+    expect(r.stdout).not.toContain('gateway listening');
+  }, 30_000);
+});
+
+describe('an admin server beyond loopback without ADMIN_TOKEN', () => {
+  it('is refused: the kill switch could not be changed at all', () => {
+    expect(problems({ ADMIN_HOST: '0.0.0.0' })).toEqual([
+      expect.stringMatching(/^ADMIN_TOKEN: required when ADMIN_HOST \(0\.0\.0\.0\) is not a loopback address/),
+    ]);
+    expect(problems({ ADMIN_HOST: '0.0.0.0', ADMIN_TOKEN: 'an-admin-token-0123456789' })).toEqual([]);
+    expect(problems({ ADMIN_HOST: '::1' })).toEqual([]);
+  });
+});
+
+describe('rotatable secrets', () => {
+  it('accept a list while rotating, and refuse a malformed one naming the variable, never the value', () => {
+    expect(problems({ ADMIN_TOKEN: 'new-admin-token-0123456789,old-admin-token-0123456789' })).toEqual([]);
+    expect(problems({ ADMIN_TOKEN: 'new-admin-token-0123456789,short' })).toEqual([expect.stringMatching(/^ADMIN_TOKEN: /)]);
+    expect(problems({ CURSOR_KEYS: `c1:${'k'.repeat(16)},c2:${'j'.repeat(16)}`, CURSOR_SIGNING_KID: 'c2' })).toEqual([]);
+    expect(problems({ CURSOR_KEYS: `c1:${'k'.repeat(16)}`, CURSOR_SIGNING_KID: 'c2' })).toEqual([
+      'CURSOR_KEYS: CURSOR_SIGNING_KID names no key of CURSOR_KEYS',
+    ]);
+    expect(problems({ CURSOR_KEYS: 'c1:short-secret' })).toEqual([
+      'CURSOR_KEYS: CURSOR_KEYS entries must be <kid>:<secret of 16+ characters>',
+    ]);
+    expect(problems({ CURSOR_KEYS: `c1:${'k'.repeat(16)}`, CURSOR_SECRET: 'a-cursor-secret-of-some-length' })).toEqual([
+      'CURSOR_KEYS: set CURSOR_KEYS or CURSOR_SECRET, not both',
+    ]);
+    expect(problems({ CONFIRM_KEYS: `k1:${'a'.repeat(32)},k1:${'b'.repeat(32)}` })).toEqual([
+      'CONFIRM_KEYS: CONFIRM_KEYS names the key id k1 twice',
+    ]);
+  });
 });

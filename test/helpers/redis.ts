@@ -4,6 +4,12 @@ import { Redis } from 'ioredis';
 
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
+/** The secrets a fleet (REDIS_URL set) must share, or the configuration refuses to start. */
+export const FLEET_SECRETS = {
+  CONFIRM_KEYS: `t1:${'f'.repeat(40)}`,
+  CURSOR_SECRET: 'fleet-test-cursor-secret',
+} as const;
+
 export function testPrefix(name: string): string {
   return `openpm-test:${name}:${randomUUID().slice(0, 8)}:`;
 }

@@ -19,7 +19,7 @@ import {
   type KillSwitch,
 } from '../../src/killswitch/index.ts';
 import { connectRedis, redisReady } from '../../src/store/redis.ts';
-import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
+import { connectTestRedis, dropPrefix, FLEET_SECRETS, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 
 interface Line {
   level: 'info' | 'warn';
@@ -253,7 +253,7 @@ describe('redis kill switch across replicas', () => {
     const log = recorder();
     const redis = await replicaRedis();
     const shared = await createKillSwitch(
-      configFrom({ REDIS_URL, REDIS_KEY_PREFIX: p, KILL_SWITCH: 'on', KILL_SWITCH_POLL_MS: 100 }),
+      configFrom({ ...FLEET_SECRETS, REDIS_URL, REDIS_KEY_PREFIX: p, KILL_SWITCH: 'on', KILL_SWITCH_POLL_MS: 100 }),
       redis,
       log,
       fixedNow,

@@ -14,13 +14,20 @@ import { RedisRateLimitStore } from '../../src/limits/store.ts';
 import type { WindowName, WindowSpec } from '../../src/limits/windows.ts';
 import { connectRedis, probeRedis, redisOptionsFrom, redisReady, type RedisClient } from '../../src/store/redis.ts';
 import { TestCluster } from './cluster.ts';
+import { FLEET_SECRETS } from '../helpers/redis.ts';
 
 let cluster: TestCluster;
 const clients: RedisClient[] = [];
 
 async function connect(): Promise<Cluster> {
   const options = redisOptionsFrom(
-    configFrom({ REDIS_URL: cluster.url, REDIS_MODE: 'cluster', REDIS_CLUSTER_NODES: cluster.seeds, REDIS_COMMAND_TIMEOUT_MS: 1000 }),
+    configFrom({
+      ...FLEET_SECRETS,
+      REDIS_URL: cluster.url,
+      REDIS_MODE: 'cluster',
+      REDIS_CLUSTER_NODES: cluster.seeds,
+      REDIS_COMMAND_TIMEOUT_MS: 1000,
+    }),
   );
   if (options === null) throw new Error('no redis options');
   const client = connectRedis(options) as Cluster;

@@ -19,6 +19,7 @@ import { RedisRateLimitStore } from '../../src/limits/store.ts';
 import { connectRedis, probeRedis, redisOptionsFrom, redisReady, type RedisClient } from '../../src/store/redis.ts';
 import { outcomeId } from '../../sandbox/ids.ts';
 import { within } from '../helpers/gateway-process.ts';
+import { FLEET_SECRETS } from '../helpers/redis.ts';
 import { KEYS, MARKETS, startStack } from '../helpers/stack.ts';
 
 const run = promisify(execFile);
@@ -70,7 +71,7 @@ const plain = (port: number, ...more: string[]) => [
 ];
 
 function connectFrom(env: Record<string, string | number>): RedisClient {
-  const options = redisOptionsFrom(configFrom(env));
+  const options = redisOptionsFrom(configFrom({ ...FLEET_SECRETS, ...env }));
   if (options === null) throw new Error('REDIS_URL missing');
   const client = connectRedis(options);
   client.on('error', () => {});
@@ -116,6 +117,7 @@ describe('Redis configuration', () => {
 
   it('reads node lists with default ports, IPv6 included, and treats empty values as unset', () => {
     const c = loadConfig({
+      ...FLEET_SECRETS,
       REDIS_URL: 'redis://mymaster',
       REDIS_MODE: 'sentinel',
       REDIS_SENTINELS: 's1, s2:26380,[::1]:5',
@@ -127,7 +129,10 @@ describe('Redis configuration', () => {
       { host: '::1', port: 5 },
     ]);
     expect(c.REDIS_TLS_SERVERNAME).toBeUndefined();
-    expect(loadConfig({ REDIS_URL: 'redis://h', REDIS_MODE: 'cluster', REDIS_CLUSTER_NODES: 'n2,n3:7001' }).REDIS_CLUSTER_NODES).toEqual([
+    expect(
+      loadConfig({ ...FLEET_SECRETS, REDIS_URL: 'redis://h', REDIS_MODE: 'cluster', REDIS_CLUSTER_NODES: 'n2,n3:7001' })
+        .REDIS_CLUSTER_NODES,
+    ).toEqual([
       { host: 'n2', port: 6379 },
       { host: 'n3', port: 7001 },
     ]);
