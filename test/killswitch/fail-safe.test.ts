@@ -11,6 +11,7 @@ import { configFrom } from '../../src/config.ts';
 import { RedisKillSwitch, killSwitchKey, killSwitchSeqKey, startupState } from '../../src/killswitch/index.ts';
 import { connectRedis, redisOptionsFrom, redisReady, type RedisClient } from '../../src/store/redis.ts';
 import { PrivateRedis } from '../helpers/private-redis.ts';
+import { FLEET_SECRETS } from '../helpers/redis.ts';
 import { TestCluster } from '../redis-cluster/cluster.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -137,7 +138,13 @@ describe('on a Redis Cluster whose shard holding the switch restarts empty', () 
   let cluster: TestCluster;
   const connect = async (): Promise<Cluster> => {
     const options = redisOptionsFrom(
-      configFrom({ REDIS_URL: cluster.url, REDIS_MODE: 'cluster', REDIS_CLUSTER_NODES: cluster.seeds, REDIS_COMMAND_TIMEOUT_MS: 500 }),
+      configFrom({
+        ...FLEET_SECRETS,
+        REDIS_URL: cluster.url,
+        REDIS_MODE: 'cluster',
+        REDIS_CLUSTER_NODES: cluster.seeds,
+        REDIS_COMMAND_TIMEOUT_MS: 500,
+      }),
     );
     if (options === null) throw new Error('no redis options');
     const client = connectRedis(options) as Cluster;

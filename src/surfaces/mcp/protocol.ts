@@ -234,6 +234,19 @@ async function answerBatch(
   const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, body: messages });
   if (outcome.kind === 'reject') return refuse(outcome.message.replace(/^Bad Request: /, ''));
 
+  // Every answer counts toward the cap, refusals included: each request keeps room for the
+  // refusal it would get, so the answers that ran never crowd out the ones after them.
+  const tooLarge = (id: Id): Answer =>
+    failure(
+      id,
+      SERVER_ERROR,
+      `Answer too large: the answer reached its limit of ${MAX_ANSWER_BYTES} bytes; send this message in another request.`,
+    );
+  const notRun = (id: Id): Answer =>
+    failure(id, SERVER_ERROR, `Not run: the answer reached its limit of ${MAX_ANSWER_BYTES} bytes; send the rest in another request.`);
+  const sizeOf = (answer: Answer): number => Buffer.byteLength(JSON.stringify(answer)) + 1;
+  const reserved = messages.map((m) => (isJSONRPCRequest(m) ? sizeOf(tooLarge(m.id)) : 0));
+  let reserve = reserved.reduce((sum, n) => sum + n, 0);
   const answers: Answer[] = [];
   let bytes = 2;
   let full = false;
@@ -243,25 +256,16 @@ async function answerBatch(
       if (!full) await countOrRefuse(meter, index);
       continue;
     }
+    reserve -= reserved[index] ?? 0;
     if (full) {
-      answers.push(
-        failure(
-          message.id,
-          SERVER_ERROR,
-          `Not run: the answer reached its limit of ${MAX_ANSWER_BYTES} bytes; send the rest in another request.`,
-        ),
-      );
+      answers.push(notRun(message.id));
       continue;
     }
     let answer = await legacyRequest(message, ex, meter, { first: index === 0, batch: true });
-    const size = Buffer.byteLength(JSON.stringify(answer)) + 1;
-    if (bytes + size > MAX_ANSWER_BYTES) {
+    const size = sizeOf(answer);
+    if (bytes + size + reserve > MAX_ANSWER_BYTES) {
       full = true;
-      answer = failure(
-        message.id,
-        SERVER_ERROR,
-        `Answer too large: the answer reached its limit of ${MAX_ANSWER_BYTES} bytes; send this message in another request.`,
-      );
+      answer = tooLarge(message.id);
     } else {
       bytes += size;
     }
