@@ -149,14 +149,17 @@ export function guideDocument(guide: string): {
 
 /**
  * Layout of the guide: no operations fill the reference's right-hand column, so each section
- * takes the whole width, and code wraps instead of scrolling sideways.
+ * takes the whole width, and code wraps instead of scrolling sideways. Scoped under
+ * `.scalar-app` so these rules outrank Scalar's own, which set code blocks to scroll.
  */
 export const GUIDE_CSS = `
 .section-columns { display: block; }
 .section-column { width: 100%; max-width: none; }
 .section-column:has(.sticky-cards), .section-column:empty { display: none; }
 .section-header { max-width: none; }
-.markdown pre, .markdown pre code { white-space: pre-wrap; overflow-wrap: anywhere; }
+.scalar-app .markdown pre,
+.scalar-app .markdown pre code,
+.scalar-app .markdown pre * { white-space: pre-wrap; overflow-wrap: anywhere; overflow-x: visible; }
 `;
 
 /** The MCP guide (docs/mcp.md) with its first heading dropped (the page title says it). */
