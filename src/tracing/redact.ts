@@ -27,7 +27,8 @@ const URL_ATTRIBUTES: ReadonlySet<string> = new Set([
 const CURSOR_PARAM_RE = /([?&;](?:next_)?cursor=)[^&;#\s]*/gi;
 
 /** A header attribute (`http.request.header.<name>`) whose value is a credential. */
-const SECRET_HEADER_RE = /^http\.(?:request|response)\.header\.(?:authorization|proxy-authorization|cookie|set-cookie|x-service-token|x-api-key)$/i;
+const SECRET_HEADER_RE =
+  /^http\.(?:request|response)\.header\.(?:authorization|proxy-authorization|cookie|set-cookie|x-service-token|x-api-key)$/i;
 
 /** A URL or a part of one with keys, tokens, secret parameters and cursors replaced. */
 export function redactTracedUrl(value: string, key: string): string {

@@ -16,7 +16,7 @@
 import { register } from 'node:module';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, type ExportResult, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -24,7 +24,6 @@ import {
   AlwaysOnSampler,
   BatchSpanProcessor,
   ParentBasedSampler,
-  type ReadableSpan,
   type Sampler,
   type SpanExporter,
   TraceIdRatioBasedSampler,
@@ -33,7 +32,7 @@ import {
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { installTracingHooks } from './hooks.ts';
 import { operationTracer, traceLogFields } from './operation-span.ts';
-import { redactSpan } from './redact.ts';
+import { RedactingExporter } from './exporter.ts';
 import type { SamplerName, TracingSettings } from './settings.ts';
 
 /** Routes that are polled, not used: probes and metrics scrapes would drown the traces. */
@@ -42,23 +41,6 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/livez', '/readyz', '/metr
 export interface Tracing {
   /** Exports what is pending and stops (at shutdown). */
   shutdown(): Promise<void>;
-}
-
-/** Exports spans once scrubbed: nothing secret leaves the process (./redact.ts). */
-export class RedactingExporter implements SpanExporter {
-  readonly #inner: SpanExporter;
-  constructor(inner: SpanExporter) {
-    this.#inner = inner;
-  }
-  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    this.#inner.export(spans.map(redactSpan), done);
-  }
-  shutdown(): Promise<void> {
-    return this.#inner.shutdown();
-  }
-  forceFlush(): Promise<void> {
-    return this.#inner.forceFlush?.() ?? Promise.resolve();
-  }
 }
 
 export function samplerOf(name: SamplerName, ratio: number): Sampler {
@@ -95,18 +77,24 @@ export async function startSdk(settings: TracingSettings, version: string): Prom
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.version': version, ...settings.resourceAttributes, 'service.name': settings.serviceName }),
     sampler: samplerOf(settings.sampler, settings.ratio),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new RedactingExporter(await otlpExporter(settings)), scheduledDelayMillis: settings.batchDelayMs })],
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: new RedactingExporter(await otlpExporter(settings)),
+        scheduledDelayMillis: settings.batchDelayMs,
+      }),
+    ],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
   trace.setGlobalTracerProvider(provider);
 
-  const [{ HttpInstrumentation }, { UndiciInstrumentation }, { IORedisInstrumentation }, { FastifyOtelInstrumentation }] = await Promise.all([
-    import('@opentelemetry/instrumentation-http'),
-    import('@opentelemetry/instrumentation-undici'),
-    import('@opentelemetry/instrumentation-ioredis'),
-    import('@fastify/otel'),
-  ]);
+  const [{ HttpInstrumentation }, { UndiciInstrumentation }, { IORedisInstrumentation }, { FastifyOtelInstrumentation }] =
+    await Promise.all([
+      import('@opentelemetry/instrumentation-http'),
+      import('@opentelemetry/instrumentation-undici'),
+      import('@opentelemetry/instrumentation-ioredis'),
+      import('@fastify/otel'),
+    ]);
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
@@ -115,8 +103,10 @@ export async function startSdk(settings: TracingSettings, version: string): Prom
       }),
       new FastifyOtelInstrumentation({
         registerOnInitialization: true,
-        // A span per hook would be a dozen per request; the route and its handler say enough.
+        // A span per hook would be a dozen per request; the route's span and the operation's say
+        // enough (the handler span would only repeat the operation span).
         instrumentHooks: false,
+        instrumentHandler: false,
         recordExceptions: false,
         ignorePaths: (route) => UNTRACED_PATHS.has(route.url),
       }),
