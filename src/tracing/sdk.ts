@@ -38,6 +38,9 @@ import type { SamplerName, TracingSettings } from './settings.ts';
 /** Routes that are polled, not used: probes and metrics scrapes would drown the traces. */
 const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/livez', '/readyz', '/metrics']);
 
+/** How long a shutdown waits for the last spans to be exported. */
+const SHUTDOWN_EXPORT_MS = 3_000;
+
 export interface Tracing {
   /** Exports what is pending and stops (at shutdown). */
   shutdown(): Promise<void>;
@@ -119,5 +122,9 @@ export async function startSdk(settings: TracingSettings, version: string): Prom
 
   const tracer = provider.getTracer('openpm-gateway', version);
   installTracingHooks({ operation: operationTracer(tracer), logFields: traceLogFields });
-  return { shutdown: () => provider.shutdown() };
+  return {
+    // Bounded: a receiver that does not answer must not hold the process past its shutdown grace.
+    shutdown: () =>
+      Promise.race([provider.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_EXPORT_MS).unref())]),
+  };
 }
