@@ -124,7 +124,6 @@ export async function startSdk(settings: TracingSettings, version: string): Prom
   installTracingHooks({ operation: operationTracer(tracer), logFields: traceLogFields });
   return {
     // Bounded: a receiver that does not answer must not hold the process past its shutdown grace.
-    shutdown: () =>
-      Promise.race([provider.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_EXPORT_MS).unref())]),
+    shutdown: () => Promise.race([provider.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_EXPORT_MS).unref())]),
   };
 }
