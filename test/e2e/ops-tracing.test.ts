@@ -254,3 +254,21 @@ describe('what the receiver got', () => {
     expect(bodies[0]).toContain('gateway-under-test');
   });
 });
+
+describe('a gateway without an exporter endpoint and with SERVER_TIMING=off', () => {
+  it('answers without Server-Timing and logs without trace fields, a traceparent sent or not', async () => {
+    const plain = await startGateway({ SERVER_TIMING: 'off' });
+    try {
+      const res = await fetch(`${plain.url}/open/v1/me`, {
+        headers: { authorization: `Bearer ${KEYS.aliceRead}`, traceparent: traceparent(REST_TRACE) },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('server-timing')).toBeNull();
+      const requestId = res.headers.get('x-request-id');
+      await within(10_000, async () => plain.logs.some((l) => l['reqId'] === requestId && l['msg'] === 'request completed'));
+      expect(plain.logs.filter((l) => 'trace_id' in l || 'span_id' in l)).toEqual([]);
+    } finally {
+      await plain.stop();
+    }
+  }, 60_000);
+});
