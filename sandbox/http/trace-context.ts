@@ -10,21 +10,23 @@ export interface ReceivedTraceContext {
   path: string;
   traceparent: string;
   tracestate?: string;
+  baggage?: string;
 }
 
 export class TraceContexts {
   readonly #kept: ReceivedTraceContext[] = [];
 
-  /** Keeps the request's `traceparent` (and `tracestate`), when it sent one. */
+  /** Keeps the request's `traceparent` (with `tracestate` and `baggage`), when it sent one. */
   note(method: string, url: string, headers: Record<string, string | string[] | undefined>): void {
     const traceparent = headers['traceparent'];
     if (typeof traceparent !== 'string') return;
-    const tracestate = headers['tracestate'];
+    const { tracestate, baggage } = headers;
     this.#kept.push({
       method,
       path: url.split('?')[0] ?? url,
       traceparent,
       ...(typeof tracestate === 'string' ? { tracestate } : {}),
+      ...(typeof baggage === 'string' ? { baggage } : {}),
     });
     if (this.#kept.length > KEPT_TRACE_CONTEXTS) this.#kept.shift();
   }

@@ -28,7 +28,7 @@ import {
 import { ApiError } from '../errors/api-error.ts';
 import type { OperationTracer, TraceLogFields } from './hooks.ts';
 
-/** A `_meta` carrier read by the W3C propagators (traceparent, tracestate, baggage). */
+/** A `_meta` carrier read by the W3C trace-context propagator (`traceparent`, `tracestate`). */
 const carrierGetter = {
   keys: (carrier: Readonly<Record<string, string>>) => Object.keys(carrier),
   get: (carrier: Readonly<Record<string, string>>, key: string) => carrier[key],

@@ -16,7 +16,7 @@
 import { register } from 'node:module';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -88,7 +88,8 @@ export async function startSdk(settings: TracingSettings, version: string): Prom
     ],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  // Trace context only: a caller's baggage is its own data, not to be handed to the internal backend.
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
 
   const [{ HttpInstrumentation }, { UndiciInstrumentation }, { IORedisInstrumentation }, { FastifyOtelInstrumentation }] =

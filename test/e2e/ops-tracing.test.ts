@@ -15,6 +15,7 @@ const CONFIRM_SECRET = 'tracing-confirm-secret-0123456789abcdef';
 const CURSOR_SECRET = 'tracing-cursor-secret-0123';
 const SERVICE_TOKEN = 'tracing-service-token-0123';
 const PASTED_TOKEN = 'ct1.k1.cGF5bG9hZA.bWFj';
+const BAGGAGE = 'caller-baggage-not-for-the-backend';
 
 /** A trace id and parent span id per client request, as a caller's tracer would send them. */
 const REST_TRACE = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parent: '00f067aa0ba902b7' };
@@ -114,17 +115,19 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-async function receivedTraceparents(): Promise<string[]> {
+async function received(): Promise<{ traceparent: string; baggage?: string }[]> {
   const res = await fetch(`${upstream}/sandbox/admin/trace-context`, { headers: { 'x-service-token': SERVICE_TOKEN } });
-  const body = (await res.json()) as { data: { received: { traceparent: string }[] } };
-  return body.data.received.map((r) => r.traceparent);
+  return ((await res.json()) as { data: { received: { traceparent: string; baggage?: string }[] } }).data.received;
+}
+async function receivedTraceparents(): Promise<string[]> {
+  return (await received()).map((r) => r.traceparent);
 }
 
 describe('a REST read sent with a traceparent', () => {
   let serverTiming: string | null;
   beforeAll(async () => {
     const res = await fetch(`${gw.url}/open/v1/me`, {
-      headers: { authorization: `Bearer ${KEYS.aliceRead}`, traceparent: traceparent(REST_TRACE) },
+      headers: { authorization: `Bearer ${KEYS.aliceRead}`, traceparent: traceparent(REST_TRACE), baggage: `user.note=${BAGGAGE}` },
     });
     expect(res.status).toBe(200);
     serverTiming = res.headers.get('server-timing');
@@ -152,6 +155,8 @@ describe('a REST read sent with a traceparent', () => {
     // The backend got the client span's own id as its parent: undici injected it.
     const sent = await receivedTraceparents();
     expect(sent).toContain(`00-${REST_TRACE.traceId}-${profileCall?.spanId}-01`);
+    // The caller's baggage stays with the gateway.
+    expect((await received()).filter((r) => r.baggage !== undefined)).toEqual([]);
   });
 
   it('answers Server-Timing with the gateway and the backend share', () => {
@@ -243,7 +248,7 @@ describe('what the receiver got', () => {
     );
     const raw = bodies.join('\n');
     expect(raw.length).toBeGreaterThan(0);
-    for (const secret of [KEYS.aliceRead, KEYS.aliceWrite, PASTED_TOKEN, CONFIRM_SECRET, CURSOR_SECRET, SERVICE_TOKEN]) {
+    for (const secret of [KEYS.aliceRead, KEYS.aliceWrite, PASTED_TOKEN, CONFIRM_SECRET, CURSOR_SECRET, SERVICE_TOKEN, BAGGAGE]) {
       expect(raw).not.toContain(secret);
     }
     expect(raw).not.toMatch(/opk_(live|test)_|ct1\.|bearer /i);
