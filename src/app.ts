@@ -31,6 +31,7 @@ import requestEdges, { requestEdgeHttpOptions } from './plugins/request-edges.ts
 import requestId from './plugins/request-id.ts';
 import requestMetrics from './plugins/request-metrics.ts';
 import servicesPlugin from './plugins/services.ts';
+import serverTiming from './plugins/server-timing.ts';
 import { restRoutes } from './surfaces/rest/routes.ts';
 import { createAuthThrottle } from './limits/auth-throttle.ts';
 import { createClientConfirmation } from './surfaces/mcp/confirmation.ts';
@@ -76,7 +77,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Set by the authentication hook (src/auth/plugin.ts) inside /open/v1 and /mcp.
   app.decorateRequest('caller', null);
 
-  // App-wide plugins, in the order their hooks run on every request.
+  // App-wide plugins, in the order their hooks run on every request. Server-Timing first, so
+  // that its tally of backend time covers every later hook.
+  if (config.SERVER_TIMING === 'on') await app.register(serverTiming);
   await app.register(requestId);
   await app.register(noStore);
   await app.register(requestEdges);

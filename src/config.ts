@@ -10,6 +10,7 @@ import { isLoopbackHost, parseAdminTokens } from './admin/tokens.ts';
 import { parseConfirmKeys } from './confirm/token.ts';
 import { parseCursorKeys } from './pagination/cursor.ts';
 import { parseAllowedOrigins } from './surfaces/mcp/origin.ts';
+import { TRACING_ENV } from './tracing/settings.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().positive();
@@ -211,6 +212,10 @@ export const ConfigSchema = z
      * ADMIN_HOST; beyond loopback it is required.
      */
     ADMIN_TOKEN: z.string().optional(),
+
+    /** `Server-Timing: gw;dur=…, upstream;dur=…` on REST and MCP answers (docs/operations.md#server-timing). */
+    SERVER_TIMING: onOff.default('on'),
+    ...TRACING_ENV,
   })
   .superRefine((c, ctx) => {
     try {

@@ -8,9 +8,8 @@
  * "admin":…,"port":…,"adminPort":…}` says where (PORT=0 / ADMIN_PORT=0 pick free ports).
  */
 import type { FastifyInstance } from 'fastify';
-import { buildAdminApp } from './admin/app.ts';
-import { buildApp, MCP_PATH, REST_PREFIX } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { startTracing } from './tracing/start.ts';
 
 /** Past this, a shutdown that is still draining gives up and exits 1. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -45,17 +44,23 @@ async function main(): Promise<void> {
   let embedded: Embedded | null;
   try {
     config = loadConfig();
+  } catch (err) {
+    refuseConfig(err);
+  }
+  // Tracing first (off unless an exporter endpoint is set): its instrumentations patch Fastify,
+  // undici and ioredis as they load, so the app and the sandbox are imported only after it.
+  const tracing = await startTracing(config);
+  const { buildApp, MCP_PATH, REST_PREFIX } = await import('./app.ts');
+  const { buildAdminApp } = await import('./admin/app.ts');
+  try {
     embedded = await withSandbox(config);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.oneLine()}\n`);
-      process.exit(2);
-    }
-    throw err;
+    refuseConfig(err);
   }
 
   const app: FastifyInstance = await buildApp(embedded?.config ?? config);
   if (embedded !== null) app.addHook('onClose', async () => embedded.close());
+  if (tracing !== null) app.addHook('onClose', async () => tracing.shutdown());
   const admin = await buildAdminApp(embedded === null ? app.services : { ...app.services, sandbox: { reset: embedded.reset } }, config, {
     loggerInstance: app.log.child({ server: 'admin' }),
   });
@@ -129,6 +134,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** A configuration refusal stops the process with status 2 and one line on stderr. */
+function refuseConfig(err: unknown): never {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.oneLine()}\n`);
+    process.exit(2);
+  }
+  throw err;
 }
 
 function portOf(server: FastifyInstance): number {

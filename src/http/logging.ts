@@ -19,6 +19,7 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import { destination } from 'pino';
 import type { Config } from '../config.ts';
+import { currentTraceLogFields } from '../tracing/hooks.ts';
 import { numberText } from './number-text.ts';
 
 /**
@@ -253,7 +254,10 @@ export function epochTime(): string {
 
 /** JSON logs with keys and tokens redacted wherever they can appear; `stream` is for tests. */
 export function loggerOptions(config: Pick<Config, 'LOG_LEVEL'>, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
+  // With tracing on, every line logged inside a span carries its trace_id and span_id.
+  const traceFields = currentTraceLogFields();
   return {
+    ...(traceFields === null ? {} : { mixin: traceFields }),
     level: config.LOG_LEVEL,
     timestamp: epochTime,
     serializers: { req: serializeRequest },

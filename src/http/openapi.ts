@@ -256,6 +256,12 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string' },
     example: '1f0c6a4e-3b7d-4d8e-9a51-6c2f0e7b9d13',
   },
+  'Server-Timing': {
+    description:
+      "Where the answer's time went, in milliseconds: `gw` the gateway's own share, `upstream` the backend calls' (summed). Absent when the operator turned it off.",
+    schema: { type: 'string' },
+    example: 'gw;dur=3.2, upstream;dur=41.7',
+  },
   'Content-Language': {
     description: 'Language of the localised text in the answer (negotiated from `Accept-Language`).',
     schema: { type: 'string', enum: [...LANGUAGES] },
@@ -402,7 +408,11 @@ function errorResponse(op: Operation, status: number, examples: OpenApiExamples)
   const own = examples.operations[op.name]?.responses[String(status)];
   const shared = SHARED_BY_STATUS.get(status);
   if (own === undefined && !ownAnswer(op, status) && shared !== undefined) return { $ref: `#/components/responses/${shared}` };
-  const headers: Json = { 'X-Request-Id': header('X-Request-Id'), ...(SHARED_RESPONSES[shared ?? '']?.headers ?? {}) };
+  const headers: Json = {
+    'X-Request-Id': header('X-Request-Id'),
+    'Server-Timing': header('Server-Timing'),
+    ...(SHARED_RESPONSES[shared ?? '']?.headers ?? {}),
+  };
   if (status === 409) headers['Retry-After'] = header('Retry-After');
   // An execution's refusals come after it was counted.
   if (status === 409 || status === 410 || status === 422) Object.assign(headers, RATE_HEADERS);
@@ -485,7 +495,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
       };
     }
 
-    const successHeaders: Json = { ...RATE_HEADERS, 'X-Request-Id': header('X-Request-Id') };
+    const successHeaders: Json = { ...RATE_HEADERS, 'X-Request-Id': header('X-Request-Id'), 'Server-Timing': header('Server-Timing') };
     if (negotiatesLanguage(op)) successHeaders['Content-Language'] = header('Content-Language');
     const success = (status: number, description: string): Json => {
       const set = examplesOf(own?.responses[String(status)]);
@@ -525,7 +535,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
     if (!pathsText.includes(`"#/components/responses/${name}"`)) continue;
     sharedResponses[name] = {
       description: r.description,
-      headers: { 'X-Request-Id': header('X-Request-Id'), ...(r.headers ?? {}) },
+      headers: { 'X-Request-Id': header('X-Request-Id'), 'Server-Timing': header('Server-Timing'), ...(r.headers ?? {}) },
       content: errorContent(examples.shared[String(r.status)] ?? UNCAPTURED_SHARED[String(r.status)]),
     };
   }

@@ -24,6 +24,7 @@ import { rateLimited } from '../limits/decision.ts';
 import type { LimitClass } from '../limits/windows.ts';
 import type { Surface } from '../metrics/metrics.ts';
 import type { Services } from '../services.ts';
+import { currentOperationTracer } from '../tracing/hooks.ts';
 import { operationContext, operationDeps, takesLanguage, type Operation, type OperationDeps, type OperationLogger } from './operation.ts';
 import { validateInput } from './validate-input.ts';
 import { writesDisabled } from './writes-gate.ts';
@@ -45,6 +46,8 @@ export interface Invocation {
   onRefused?: (headers: Record<string, string>) => void;
   /** W3C trace context (traceparent, tracestate, baggage) a surface received outside HTTP headers: MCP's params._meta. */
   traceCarrier?: Readonly<Record<string, string>>;
+  /** The MCP protocol revision of the request, when the surface knows it (a span attribute). */
+  mcpProtocolVersion?: string;
   /** How the user's confirmation of an execution was obtained: the confirm token alone, or also asked by the MCP client. */
   confirmation?: 'token' | 'client_elicitation';
 }
@@ -98,6 +101,12 @@ export class Invoker {
   }
 
   async invoke(op: Operation, raw: Record<string, unknown>, call: Invocation): Promise<Invoked> {
+    // One span per call when tracing is on (src/tracing/operation-span.ts), so both surfaces get it.
+    const tracer = currentOperationTracer();
+    return tracer === null ? this.#invoke(op, raw, call) : tracer(op.name, call, () => this.#invoke(op, raw, call));
+  }
+
+  async #invoke(op: Operation, raw: Record<string, unknown>, call: Invocation): Promise<Invoked> {
     const started = performance.now();
     let outcome = 'ok';
     try {

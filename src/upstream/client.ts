@@ -26,6 +26,7 @@ import { CircuitBreaker, CircuitOpenError, type BreakerState, type Ticket, type 
 import { DEFAULT_BACKOFF, RETRY_STATUSES, backoffMs, isRetryableError, sleepUnless, type BackoffOptions } from './resilience/retry.ts';
 import { SingleFlight } from './resilience/single-flight.ts';
 import { Deadline, exchange } from './exchange.ts';
+import { addUpstreamMs } from './timing.ts';
 
 export interface UpstreamLogger {
   warn(obj: object, msg: string): void;
@@ -177,7 +178,17 @@ export class UpstreamClient {
     return this.#breaker.state;
   }
 
+  /** One backend call; its whole duration (retries and a shared call's wait included) counts toward Server-Timing. */
   async call<S extends z.ZodType>(ctx: CallContext, opts: CallOptions<S>): Promise<z.infer<S>> {
+    const started = performance.now();
+    try {
+      return await this.#call(ctx, opts);
+    } finally {
+      addUpstreamMs(performance.now() - started);
+    }
+  }
+
+  async #call<S extends z.ZodType>(ctx: CallContext, opts: CallOptions<S>): Promise<z.infer<S>> {
     const method = opts.method ?? 'GET';
     const shared = opts.shared === true && method === 'GET';
     const path = pathWithQuery(this.#base, opts.path, opts.query);

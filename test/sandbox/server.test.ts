@@ -637,3 +637,26 @@ describe('fault injection', () => {
     data(api.ZoneList, await call('GET', '/internal/zones'));
   });
 });
+
+describe('trace context received', () => {
+  const TP = (n: number) => `00-4bf92f3577b34da6a3ce929d0e0e4736-${n.toString(16).padStart(16, '0')}-01`;
+  const kept = async () =>
+    data(z.object({ received: z.array(z.record(z.string(), z.string())) }), await call('GET', '/sandbox/admin/trace-context')).received;
+
+  it('keeps the traceparent and tracestate of requests that carry one, path without query, admin calls aside', async () => {
+    await call('GET', '/internal/zones?x=1', { headers: { traceparent: TP(1), tracestate: 'v=1' } });
+    await call('GET', '/internal/zones');
+    await call('GET', '/sandbox/admin/clock', { headers: { traceparent: TP(2) } });
+    expect(await kept()).toEqual([{ method: 'GET', path: '/internal/zones', traceparent: TP(1), tracestate: 'v=1' }]);
+  });
+
+  it('keeps only the last 50, and a reset clears them', async () => {
+    for (let i = 1; i <= 52; i += 1) await call('GET', '/internal/zones', { headers: { traceparent: TP(i) } });
+    const list = await kept();
+    expect(list).toHaveLength(50);
+    expect(list[0]?.['traceparent']).toBe(TP(3));
+    expect(list[49]?.['traceparent']).toBe(TP(52));
+    await call('POST', '/sandbox/admin/reset');
+    expect(await kept()).toEqual([]);
+  });
+});

@@ -495,6 +495,7 @@ async function toolCall(id: Id, rawParams: unknown, ex: McpExchange, meter: Requ
   };
   const traceCarrier = traceCarrierOf(params);
   if (traceCarrier !== undefined) call.traceCarrier = traceCarrier;
+  if (mode.modern) call.mcpProtocolVersion = MODERN_REVISION;
   const args = { ...parsed.data.arguments };
   if (mode.modern && ex.confirmation?.asks(tool.operation)) {
     const step = await ex.confirmation.step(tool.operation, args, params, call, mode.elicitation);

@@ -54,6 +54,7 @@ describe('the trace context a client puts in _meta', () => {
     await answerMcp(body, { accept: ACCEPT }, { caller, requestId: 'r', log: noLog, pipeline: r.pipeline, registry, confirmation: null });
     expect(r.calls[0]?.call.traceCarrier).toEqual({ traceparent: TRACE.traceparent, tracestate: TRACE.tracestate });
     expect(r.calls[0]?.call.confirmation).toBeUndefined();
+    expect(r.calls[0]?.call.mcpProtocolVersion).toBeUndefined();
   });
 
   it('reaches the pipeline on 2026-07-28, beside the envelope', async () => {
@@ -84,6 +85,7 @@ describe('the trace context a client puts in _meta', () => {
     });
     expect(answer.status).toBe(200);
     expect(r.calls[0]?.call.traceCarrier).toEqual(TRACE);
+    expect(r.calls[0]?.call.mcpProtocolVersion).toBe('2026-07-28');
   });
 
   it('is left unset when the client sends none', async () => {
