@@ -202,6 +202,14 @@ export const ConfigSchema = z
     /** How often a replica re-reads the shared kill switch besides pub/sub (ms). */
     KILL_SWITCH_POLL_MS: positiveMs.default(500),
 
+    /**
+     * Where the audit trail of executions and kill-switch changes is written as JSON lines
+     * (docs/audit.md): `stdout` (the default) or a file path, appended to. LOG_LEVEL never silences it.
+     */
+    AUDIT_LOG: z.string().trim().min(1).default('stdout'),
+    /** How long the shared audit stream keeps a record (REDIS_URL set), in hours: 168 = 7 days. */
+    AUDIT_RETENTION_HOURS: z.coerce.number().int().positive().max(8_760).default(168),
+
     /** Admin server (metrics, kill switch): a separate port, never exposed publicly. */
     ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
     ADMIN_PORT: port.default(9090),

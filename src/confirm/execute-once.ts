@@ -45,6 +45,10 @@ export interface ExecuteDeps {
   claims: ClaimStore;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   onOutcome?: (action: ConfirmAction, outcome: TokenOutcome) => void;
+  /** The token verified (the audit record names its id and what it binds). */
+  onVerified?: (claims: TokenClaims) => void;
+  /** The backend answered the action, before anything else can fail (the audit record is written then). */
+  onPerformed?: (body: unknown, byBackendReplay: boolean) => void;
   /** How long a retry waits for an execution in flight before answering 409. */
   waitMs?: number;
   pollMs?: number;
@@ -103,6 +107,7 @@ export async function executeOnce<T extends object>(
     outcome('invalid');
     throw err;
   }
+  deps.onVerified?.(claims);
   const waitMs = deps.waitMs ?? 5_000;
   const pollMs = deps.pollMs ?? 50;
   const deadline = Date.now() + waitMs;
@@ -187,6 +192,8 @@ async function runClaimed<T extends object>(
     }
     throw apiError;
   }
+  if (result instanceof ReplayedByBackend) deps.onPerformed?.(result.body, true);
+  else deps.onPerformed?.(result, false);
   if (result instanceof ReplayedByBackend) {
     // Executed before, by an attempt this store no longer remembers: keep that first outcome
     // again, and answer as any later presentation of the token is answered.
