@@ -15,9 +15,9 @@ export const AUDIT_SCHEMA = 'openpm.audit/1';
 export type AuditAction = ConfirmAction | 'kill_switch';
 /**
  * `executed`: the backend performed it now; `replayed`: an earlier execution of the same
- * confirm token answered again (nothing new happened); `refused`: nothing was done (a 4xx);
- * `failed`: the answer was a 5xx, so whether the backend acted is unknown (a retry with the
- * same token never acts twice, and its own record names the backend's reference).
+ * confirm token answered again (nothing new happened); `refused`: nothing was done; `failed`:
+ * the backend was asked and the answer was an error, so whether it acted is unknown (a retry
+ * with the same token never acts twice, and its own record names the backend's reference).
  */
 export type AuditOutcome = 'executed' | 'replayed' | 'refused' | 'failed';
 export type AuditSurface = 'rest' | 'mcp' | 'admin';
@@ -143,9 +143,13 @@ export function answeredOutcome(body: unknown): AuditOutcome {
   return isObject(body) && body['replayed'] === true ? 'replayed' : 'executed';
 }
 
-/** The outcome of a call answered with an error: nothing done (4xx), or unknown (5xx). */
-export function errorOutcome(status: number): AuditOutcome {
-  return status < 500 ? 'refused' : 'failed';
+/**
+ * The outcome of a call answered with an error: `failed` when the backend was asked to act and
+ * the error (a 5xx, a timeout) does not say whether it did; otherwise `refused`, nothing done
+ * (a 4xx, or a 5xx met before the action ran: the kill switch, the claim store).
+ */
+export function errorOutcome(status: number, running: boolean): AuditOutcome {
+  return status >= 500 && running ? 'failed' : 'refused';
 }
 
 function picked<F extends string>(

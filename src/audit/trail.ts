@@ -39,6 +39,8 @@ export interface AuditTrailOptions {
 export interface ExecutionTrail {
   /** The confirm token verified: its id and bound parameters. */
   verified(claims: TokenClaims): void;
+  /** The action is being run (the backend is asked): an error from here on may hide a success. */
+  running(): void;
   /** The backend answered the action: performed now, or the replay of an earlier call. */
   performed(body: unknown, byBackendReplay: boolean): void;
 }
@@ -98,6 +100,7 @@ export class AuditAttempt implements ExecutionTrail {
   readonly #spec: OperationAudit;
   readonly #call: AttemptCall;
   #claims: TokenClaims | null = null;
+  #running = false;
   #written = false;
 
   constructor(trail: AuditTrail, spec: OperationAudit, call: AttemptCall) {
@@ -110,6 +113,10 @@ export class AuditAttempt implements ExecutionTrail {
     this.#claims = claims;
   }
 
+  running(): void {
+    this.#running = true;
+  }
+
   performed(body: unknown, byBackendReplay: boolean): void {
     this.#write(byBackendReplay ? 'replayed' : 'executed', null, body);
   }
@@ -119,7 +126,7 @@ export class AuditAttempt implements ExecutionTrail {
   }
 
   failed(error: { status: number; code: string }): void {
-    this.#write(errorOutcome(error.status), error.code, null);
+    this.#write(errorOutcome(error.status, this.#running), error.code, null);
   }
 
   #write(outcome: AuditOutcome, errorCode: string | null, body: unknown): void {

@@ -23,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
 import type { ClaimState, ClaimStore, StoredOutcome } from './claims.ts';
 import type { ConfirmAction, ConfirmTokens, TokenClaims } from './token.ts';
+import type { ExecutionTrail } from '../audit/trail.ts';
 
 /**
  * What a second presentation of an executed token gets, declared by each executing operation:
@@ -45,10 +46,8 @@ export interface ExecuteDeps {
   claims: ClaimStore;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   onOutcome?: (action: ConfirmAction, outcome: TokenOutcome) => void;
-  /** The token verified (the audit record names its id and what it binds). */
-  onVerified?: (claims: TokenClaims) => void;
-  /** The backend answered the action, before anything else can fail (the audit record is written then). */
-  onPerformed?: (body: unknown, byBackendReplay: boolean) => void;
+  /** The audit attempt of this call (src/audit/trail.ts): told what the execution reaches. */
+  trail?: ExecutionTrail;
   /** How long a retry waits for an execution in flight before answering 409. */
   waitMs?: number;
   pollMs?: number;
@@ -107,7 +106,7 @@ export async function executeOnce<T extends object>(
     outcome('invalid');
     throw err;
   }
-  deps.onVerified?.(claims);
+  deps.trail?.verified(claims);
   const waitMs = deps.waitMs ?? 5_000;
   const pollMs = deps.pollMs ?? 50;
   const deadline = Date.now() + waitMs;
@@ -177,6 +176,7 @@ async function runClaimed<T extends object>(
 ): Promise<Executed<T>> {
   const { action } = execution;
   let result: T | ReplayedByBackend<T>;
+  deps.trail?.running();
   try {
     result = await run(claims);
   } catch (err) {
@@ -192,8 +192,8 @@ async function runClaimed<T extends object>(
     }
     throw apiError;
   }
-  if (result instanceof ReplayedByBackend) deps.onPerformed?.(result.body, true);
-  else deps.onPerformed?.(result, false);
+  if (result instanceof ReplayedByBackend) deps.trail?.performed(result.body, true);
+  else deps.trail?.performed(result, false);
   if (result instanceof ReplayedByBackend) {
     // Executed before, by an attempt this store no longer remembers: keep that first outcome
     // again, and answer as any later presentation of the token is answered.

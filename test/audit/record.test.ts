@@ -156,18 +156,20 @@ describe('executionRecord', () => {
 });
 
 describe('outcomes', () => {
-  it('a success is executed unless flagged replayed; an error is refused below 500, failed from 500', () => {
+  it('a success is executed unless flagged replayed; an error is failed only from 500 once the action ran', () => {
     expect([answeredOutcome({ replayed: false }), answeredOutcome({ replayed: true }), answeredOutcome(null)]).toEqual([
       'executed',
       'replayed',
       'executed',
     ]);
-    expect([errorOutcome(409), errorOutcome(499), errorOutcome(500), errorOutcome(503)]).toEqual([
+    expect([errorOutcome(409, true), errorOutcome(499, true), errorOutcome(500, true), errorOutcome(503, true)]).toEqual([
       'refused',
       'refused',
       'failed',
       'failed',
     ]);
+    // Before the backend was asked (the kill switch, the claim store), nothing was done.
+    expect([errorOutcome(503, false), errorOutcome(500, false)]).toEqual(['refused', 'refused']);
   });
 });
 

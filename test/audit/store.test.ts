@@ -165,6 +165,7 @@ describe('the trail', () => {
       issuedAt: 0,
       expiresAt: 1,
     });
+    attempt.running();
     attempt.performed({ id: 'order-1' }, false);
     // Whatever fails after the backend's answer, the record already says what the backend did.
     attempt.failed({ status: 500, code: 'INTERNAL' });
@@ -177,5 +178,19 @@ describe('the trail', () => {
       confirm_token_id: 'j',
       coins: { stake: '3.0000' },
     });
+  });
+
+  it('a 5xx is failed once the action ran, refused before it (nothing was asked of the backend)', () => {
+    const { trail, lines } = trailOver(new MemoryAuditStore());
+    const spec = { action: 'back_opinion' as const, targets: {}, coins: {}, reference: 'id' };
+    const call = { requestId: 'r', traceId: null, surface: 'mcp' as const, keyId: 'k', userId: 'u', confirmation: 'token' as const };
+    trail.attempt(spec, call).failed({ status: 500, code: 'CONFIRM_UNAVAILABLE' });
+    const ran = trail.attempt(spec, call);
+    ran.running();
+    ran.failed({ status: 500, code: 'INTERNAL' });
+    expect(lines.map((l) => validRecord(JSON.parse(l))).map((r) => [r.outcome, r.error_code])).toEqual([
+      ['refused', 'CONFIRM_UNAVAILABLE'],
+      ['failed', 'INTERNAL'],
+    ]);
   });
 });

@@ -25,10 +25,7 @@ export function confirmDeps(ctx: OperationContext): ExecuteDeps {
     claims: ctx.services.confirm.claims,
     log: ctx.log,
     onOutcome: (action, outcome) => ctx.services.metrics.token(action, outcome),
-    ...(ctx.trail !== undefined && {
-      onVerified: (claims: TokenClaims) => ctx.trail?.verified(claims),
-      onPerformed: (body: unknown, byBackendReplay: boolean) => ctx.trail?.performed(body, byBackendReplay),
-    }),
+    ...(ctx.trail !== undefined && { trail: ctx.trail }),
   };
 }
 
