@@ -192,9 +192,9 @@ async function runClaimed<T extends object>(
     }
     throw apiError;
   }
-  if (result instanceof ReplayedByBackend) deps.trail?.performed(result.body, true);
-  else deps.trail?.performed(result, false);
   if (result instanceof ReplayedByBackend) {
+    // The audit record first: the backend's answer is in, whatever fails from here on.
+    deps.trail?.performed(result.body, true);
     // Executed before, by an attempt this store no longer remembers: keep that first outcome
     // again, and answer as any later presentation of the token is answered.
     // Stryker disable next-line BooleanLiteral: replay() sets `replayed: true` on every later answer, whatever is stored
@@ -208,6 +208,7 @@ async function runClaimed<T extends object>(
     deps.onOutcome?.(action, 'replayed');
     return replay<T>(first);
   }
+  deps.trail?.performed(result, false);
   deps.onOutcome?.(action, 'executed');
   const done = { status: 201, body: { ...result, replayed: false } };
   await store(deps, execution, claims.jti, done);
