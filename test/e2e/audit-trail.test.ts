@@ -10,6 +10,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAdminApp } from '../../src/admin/app.ts';
 import type { AuditRecord } from '../../src/audit/record.ts';
@@ -226,13 +228,25 @@ describe('MCP', () => {
     ]);
   });
 
-  it('a refusal over MCP is recorded like one over REST', async () => {
-    const client = await mcpClient(stack.url, KEYS.aliceWrite);
+  it('a refusal over MCP is recorded like one over REST, with the trace id of the HTTP header when _meta has none', async () => {
+    const trace = 'ccccccccccccccccdddddddddddddddd';
+    const client = new Client({ name: 'audit-tests', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', stack.url), {
+        requestInit: { headers: { Authorization: `Bearer ${KEYS.aliceWrite}`, traceparent: traceparent(trace) } },
+      }),
+    );
     const result = await client.callTool({ name: 'back_opinion', arguments: { confirm_token: 'ct1.x.y.z' } });
     expect(mcpText(result)).toMatchObject({ error: { code: 'CONFIRM_TOKEN_INVALID' } });
     await client.close();
     const last = recordsInFile(file).at(-1);
-    expect(last).toMatchObject({ surface: 'mcp', action: 'back_opinion', outcome: 'refused', error_code: 'CONFIRM_TOKEN_INVALID' });
+    expect(last).toMatchObject({
+      surface: 'mcp',
+      action: 'back_opinion',
+      outcome: 'refused',
+      error_code: 'CONFIRM_TOKEN_INVALID',
+      trace_id: trace,
+    });
   });
 });
 
