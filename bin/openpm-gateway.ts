@@ -7,6 +7,8 @@
  *   openpm-gateway kill-switch status|on|off|writes-off [--reason ...] [--by ...]
  *                                               [--admin URL] [--token TOKEN]
  *   openpm-gateway sandbox reset [--admin URL]  the built-in sandbox back to its seed
+ *   openpm-gateway audit [--user ID] [--key KEY_ID] [--action A] [--limit N]
+ *                                               the fleet's latest audit records (docs/audit.md)
  *
  * The kill-switch commands talk to a replica's admin server; the state lives in the shared
  * store, so one replica is enough to flip the whole fleet.
@@ -37,6 +39,16 @@ const HELP = `Usage:
       Put the built-in sandbox of \`npm start\` back to its seeded world (orders, opinions,
       balances, the clock), without a restart. Only a gateway running the sandbox has it.
 
+  openpm-gateway audit [--user ID] [--key KEY_ID] [--action ACTION] [--limit N] [--admin URL] [--token TOKEN]
+      Print the latest audit records, newest first, as JSON (docs/audit.md): executions of
+      place_order, publish_opinion and back_opinion, and kill-switch changes. With Redis they
+      are the whole fleet's; without it, the last 1000 of the replica asked.
+    Options:
+      --user ID       only this user's
+      --key KEY_ID    only this API key's (its key id, never the key)
+      --action NAME   place_order, publish_opinion, back_opinion or kill_switch
+      --limit N       at most N records (1 to 1000, default 50)
+
   openpm-gateway --help
 
 Exit status: 0 on success, 1 when the admin server refused or could not be reached,
@@ -60,6 +72,10 @@ async function main(argv: string[]): Promise<void> {
       admin: { type: 'string' },
       token: { type: 'string' },
       timeout: { type: 'string' },
+      user: { type: 'string' },
+      key: { type: 'string' },
+      action: { type: 'string' },
+      limit: { type: 'string' },
     },
   });
   const [command, action, ...rest] = positionals;
@@ -89,6 +105,22 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
+  if (command === 'audit') {
+    if (action !== undefined) throw new UsageError(`audit takes options only (got ${action})`);
+    const query = new URLSearchParams();
+    if (values.user !== undefined) query.set('user_id', values.user);
+    if (values.key !== undefined) query.set('key_id', values.key);
+    if (values.action !== undefined) query.set('action', values.action);
+    if (values.limit !== undefined) {
+      const limit = Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit: a whole number from 1 to 1000');
+      query.set('limit', String(limit));
+    }
+    const q = query.toString();
+    const result = await call(adminUrl, `/audit${q === '' ? '' : `?${q}`}`, 'GET', undefined, token, timeoutMs);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
   if (command !== 'kill-switch') throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   if (action === undefined) throw new UsageError('kill-switch needs one of: status, on, off, writes-off');
   if (!isAction(action)) throw new UsageError(`unknown kill-switch action ${JSON.stringify(action)} (status, on, off, writes-off)`);
@@ -107,7 +139,7 @@ async function main(argv: string[]): Promise<void> {
 
 async function call(
   adminUrl: string,
-  path: '/kill-switch' | '/sandbox/reset',
+  path: '/kill-switch' | '/sandbox/reset' | `/audit${string}`,
   method: 'GET' | 'PUT' | 'POST',
   body: unknown,
   token: string | undefined,

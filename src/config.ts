@@ -3,6 +3,7 @@
  * configuration table lists the same variables; a test keeps the two in step.
  */
 import { accessSync, constants } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { MAX_UPSTREAM_TIMEOUT_MS } from './confirm/execute-once.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-timeout.ts';
@@ -203,6 +204,19 @@ export const ConfigSchema = z
     /** How often a replica re-reads the shared kill switch besides pub/sub (ms). */
     KILL_SWITCH_POLL_MS: positiveMs.default(500),
 
+    /**
+     * Where the audit trail of executions and kill-switch changes is written as JSON lines
+     * (docs/audit.md): `stdout` (the default) or a file path, appended to. LOG_LEVEL never silences it.
+     */
+    AUDIT_LOG: z
+      .string()
+      .trim()
+      .min(1)
+      .default('stdout')
+      .refine(auditLogWritable, 'must be stdout or a file path whose folder exists and is writable'),
+    /** How long the shared audit stream keeps a record (REDIS_URL set), in hours: 168 = 7 days. */
+    AUDIT_RETENTION_HOURS: z.coerce.number().int().positive().max(8_760).default(168),
+
     /** Admin server (metrics, kill switch): a separate port, never exposed publicly. */
     ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
     ADMIN_PORT: port.default(9090),
@@ -257,6 +271,17 @@ export const ConfigSchema = z
   .superRefine((c, ctx): void => checkWholeClasses(c, ctx));
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** Judged at start-up, so a trail that cannot be written stops the process with a message, not later. */
+function auditLogWritable(target: string): boolean {
+  if (target === 'stdout') return true;
+  try {
+    accessSync(dirname(target), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Checks across the Redis variables (a second refinement, so the variables are added without

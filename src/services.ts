@@ -15,6 +15,8 @@ import { RateLimiter } from './limits/limiter.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './limits/store.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { UpstreamClient } from './upstream/client.ts';
+import { createAuditTrail, type AuditTrail } from './audit/index.ts';
+import { OPERATIONS } from './operations/index.ts';
 
 export interface Services {
   config: Config;
@@ -26,6 +28,8 @@ export interface Services {
   /** Null when RATE_LIMITS=off. */
   limiter: RateLimiter | null;
   killSwitch: KillSwitch;
+  /** The audit trail of executions and kill-switch changes (docs/audit.md). */
+  audit: AuditTrail;
   redis: RedisClient | null;
   now: () => number;
   close(): Promise<void>;
@@ -39,6 +43,7 @@ export interface ServiceOverrides {
 
 export interface ServiceLogger extends StoreLogger {
   info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
 }
 
 export async function createServices(config: Config, log: ServiceLogger, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -102,6 +107,8 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
           log,
         );
   const killSwitch = await createKillSwitch(config, redis, log, now);
+  const audit = createAuditTrail(config, redis, metrics, log, now);
+  audit.declare([...OPERATIONS.flatMap((op) => (op.audit === undefined ? [] : [op.audit.action])), 'kill_switch']);
   metrics.watch({
     breaker: () => upstream.breakerState,
     killSwitch: () => killSwitch.current().mode,
@@ -117,10 +124,12 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
     metrics,
     limiter,
     killSwitch,
+    audit,
     redis,
     now,
     async close() {
       await killSwitch.close();
+      audit.close();
       if (overrides.upstream === undefined) await upstream.close();
       if (ownsRedis && redis !== null) redis.disconnect();
       metrics.close();

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigSchema, loadConfig } from '../src/config.ts';
 import { parseAllowedOrigins } from '../src/surfaces/mcp/origin.ts';
@@ -81,5 +82,17 @@ describe('MCP_ALLOWED_ORIGINS', () => {
     expect(parseAllowedOrigins(' https://Agent.example/ , http://127.0.0.1:3000,')).toEqual(
       new Set(['https://agent.example', 'http://127.0.0.1:3000']),
     );
+  });
+});
+
+describe('AUDIT_LOG and AUDIT_RETENTION_HOURS', () => {
+  it('default to stdout and 7 days; a file needs a writable folder; the retention is whole hours up to a year', () => {
+    const c = loadConfig({});
+    expect([c.AUDIT_LOG, c.AUDIT_RETENTION_HOURS]).toEqual(['stdout', 168]);
+    expect(loadConfig({ AUDIT_LOG: `${tmpdir()}/openpm-audit.jsonl` }).AUDIT_LOG).toBe(`${tmpdir()}/openpm-audit.jsonl`);
+    expect(() => loadConfig({ AUDIT_LOG: '/no/such/folder/audit.jsonl' })).toThrow(/AUDIT_LOG/);
+    expect(loadConfig({ AUDIT_RETENTION_HOURS: '24' }).AUDIT_RETENTION_HOURS).toBe(24);
+    for (const bad of ['0', '1.5', '8761', 'week'])
+      expect(() => loadConfig({ AUDIT_RETENTION_HOURS: bad })).toThrow(/AUDIT_RETENTION_HOURS/);
   });
 });

@@ -10,6 +10,7 @@
  * | PUT /kill-switch   | yes                             | only when ADMIN_HOST is loopback,    |
  * |                    |                                 | from this host (fromThisHost)        |
  * | POST /sandbox/reset| yes (only with the sandbox)     | as PUT /kill-switch                  |
+ * | GET /audit         | yes                             | as GET /kill-switch                  |
  *
  * Errors use the contract's envelope with codes of the closed set.
  */
@@ -31,12 +32,18 @@ import requestId from '../plugins/request-id.ts';
 import { KILL_MODES, KillSwitchUnavailableError, type KillSwitch } from '../killswitch/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { isLoopbackHost, parseAdminTokens, tokenMatches } from './tokens.ts';
+import type { AuditTrail } from '../audit/trail.ts';
+import { killSwitchRecord } from '../audit/record.ts';
+import { traceIdIn } from '../audit/trace.ts';
+import { toApiError } from '../errors/translate.ts';
 
 export { isLoopbackHost, tokenMatches } from './tokens.ts';
 
 export interface AdminServices {
   metrics: Metrics;
   killSwitch: KillSwitch;
+  /** Records every kill-switch change and answers GET /audit (docs/audit.md); absent in some tests. */
+  audit?: AuditTrail;
   /** The built-in sandbox of `npm start`, when it runs one: `POST /sandbox/reset` puts it back to its seed. */
   sandbox?: { reset(): { now: number } };
 }
@@ -57,6 +64,13 @@ const KillSwitchBody = z.object({
   mode: z.enum(['off', 'all', 'writes']),
   reason: z.string().trim().min(1).max(500),
   by: z.string().trim().min(1).max(100).optional(),
+});
+
+const AuditFilter = z.strictObject({
+  user_id: z.string().min(1).max(200).optional(),
+  key_id: z.string().min(1).max(200).optional(),
+  action: z.enum(['place_order', 'publish_opinion', 'back_opinion', 'kill_switch']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
 });
 
 export async function buildAdminApp(services: AdminServices, config: AdminConfig, opts: AdminBuildOptions = {}): Promise<FastifyInstance> {
@@ -113,8 +127,7 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
     return services.killSwitch.current();
   });
 
-  app.put('/kill-switch', async (request) => {
-    authorize(request, 'write');
+  const changeKillSwitch = async (request: FastifyRequest) => {
     const parsed = KillSwitchBody.safeParse(request.body ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -142,6 +155,58 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
       }
       throw err;
     }
+  };
+
+  app.put('/kill-switch', async (request) => {
+    authorize(request, 'write');
+    // Every authorised attempt leaves one audit record, whatever its outcome (docs/audit.md).
+    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+    const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, 500) : null);
+    const record = (outcome: 'executed' | 'refused' | 'failed', errorCode: string | null, by: string | null) =>
+      services.audit?.write(
+        killSwitchRecord({
+          time: services.audit.now(),
+          requestId: request.id,
+          traceId: traceIdIn(typeof request.headers.traceparent === 'string' ? request.headers.traceparent : undefined),
+          mode: KILL_MODES.find((m) => m === body['mode']) ?? null,
+          by,
+          reason: text(body['reason']),
+          remote: request.ip,
+          outcome,
+          errorCode,
+        }),
+      );
+    try {
+      const state = await changeKillSwitch(request);
+      record('executed', null, state.by);
+      return state;
+    } catch (err) {
+      const apiError = toApiError(err);
+      record(apiError.status < 500 ? 'refused' : 'failed', apiError.code, text(body['by']));
+      throw apiError;
+    }
+  });
+
+  app.get('/audit', async (request) => {
+    authorize(request, 'read');
+    const audit = services.audit;
+    if (audit === undefined) throw new ApiError('NOT_FOUND');
+    const parsed = AuditFilter.safeParse(request.query ?? {});
+    if (!parsed.success) {
+      const field = String(parsed.error.issues[0]?.path[0] ?? 'query');
+      throw new ApiError('INVALID_ARGUMENT', {
+        message: `${field}: expected user_id, key_id, action (place_order, publish_opinion, back_opinion, kill_switch) or limit (1 to 1000).`,
+        details: { field },
+      });
+    }
+    const { user_id, key_id, action, limit } = parsed.data;
+    const records = await audit.query({
+      limit,
+      ...(user_id !== undefined && { userId: user_id }),
+      ...(key_id !== undefined && { keyId: key_id }),
+      ...(action !== undefined && { action }),
+    });
+    return { source: audit.storeKind, records };
   });
 
   const sandbox = services.sandbox;

@@ -23,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
 import type { ClaimState, ClaimStore, StoredOutcome } from './claims.ts';
 import type { ConfirmAction, ConfirmTokens, TokenClaims } from './token.ts';
+import type { ExecutionTrail } from '../audit/trail.ts';
 
 /**
  * What a second presentation of an executed token gets, declared by each executing operation:
@@ -45,6 +46,8 @@ export interface ExecuteDeps {
   claims: ClaimStore;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   onOutcome?: (action: ConfirmAction, outcome: TokenOutcome) => void;
+  /** The audit attempt of this call (src/audit/trail.ts): told what the execution reaches. */
+  trail?: ExecutionTrail;
   /** How long a retry waits for an execution in flight before answering 409. */
   waitMs?: number;
   pollMs?: number;
@@ -103,6 +106,7 @@ export async function executeOnce<T extends object>(
     outcome('invalid');
     throw err;
   }
+  deps.trail?.verified(claims);
   const waitMs = deps.waitMs ?? 5_000;
   const pollMs = deps.pollMs ?? 50;
   const deadline = Date.now() + waitMs;
@@ -172,6 +176,7 @@ async function runClaimed<T extends object>(
 ): Promise<Executed<T>> {
   const { action } = execution;
   let result: T | ReplayedByBackend<T>;
+  deps.trail?.running();
   try {
     result = await run(claims);
   } catch (err) {
@@ -188,6 +193,8 @@ async function runClaimed<T extends object>(
     throw apiError;
   }
   if (result instanceof ReplayedByBackend) {
+    // The audit record first: the backend's answer is in, whatever fails from here on.
+    deps.trail?.performed(result.body, true);
     // Executed before, by an attempt this store no longer remembers: keep that first outcome
     // again, and answer as any later presentation of the token is answered.
     // Stryker disable next-line BooleanLiteral: replay() sets `replayed: true` on every later answer, whatever is stored
@@ -201,6 +208,7 @@ async function runClaimed<T extends object>(
     deps.onOutcome?.(action, 'replayed');
     return replay<T>(first);
   }
+  deps.trail?.performed(result, false);
   deps.onOutcome?.(action, 'executed');
   const done = { status: 201, body: { ...result, replayed: false } };
   await store(deps, execution, claims.jti, done);

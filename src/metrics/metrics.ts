@@ -30,6 +30,8 @@ export class Metrics {
   readonly #tokens: Counter<'action' | 'outcome'>;
   readonly #operations: Counter<'operation' | 'surface' | 'outcome'>;
   readonly #operationDuration: Histogram<'operation'>;
+  readonly #auditRecords: Counter<'action' | 'outcome'>;
+  readonly #auditStreamFailures: Counter;
   readonly #stopRuntime: () => void;
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
@@ -79,6 +81,26 @@ export class Metrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [this.registry],
     });
+    this.#auditRecords = new Counter({
+      name: 'openpm_audit_records_total',
+      help: 'Audit records written (docs/audit.md), by action and outcome (executed, replayed, refused, failed).',
+      labelNames: ['action', 'outcome'],
+      registers: [this.registry],
+    });
+    this.#auditStreamFailures = new Counter({
+      name: 'openpm_audit_stream_failures_total',
+      help: 'Audit records the shared Redis stream did not take (each is still in the JSON-lines trail).',
+      registers: [this.registry],
+    });
+  }
+
+  /** One audit record written; `count` 0 only makes the series exist before the first record. */
+  auditRecord(action: string, outcome: string, count = 1): void {
+    this.#auditRecords.inc({ action, outcome }, count);
+  }
+
+  auditStreamFailure(): void {
+    this.#auditStreamFailures.inc();
   }
 
   request(route: string, method: string, status: number, surface: Surface, seconds: number): void {

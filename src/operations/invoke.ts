@@ -9,7 +9,8 @@
  *   4. language: negotiated by REST from Accept-Language, or MCP's `language` argument folded;
  *   5. input validation with the operation's (strict) schema: 400 INVALID_ARGUMENT naming the
  *      field, or 404 for a malformed path id;
- *   6. execution, then per-operation metrics and, for failures, one log line.
+ *   6. execution, then per-operation metrics and, for failures, one log line; an operation that
+ *      declares `audit` leaves one audit record per call, whatever its outcome (docs/audit.md).
  *
  * The surfaces only translate transport in (parameters, body, arguments) and errors out (the
  * REST envelope, an MCP `isError` result).
@@ -27,6 +28,8 @@ import type { Services } from '../services.ts';
 import { currentOperationTracer } from '../tracing/hooks.ts';
 import { operationContext, operationDeps, takesLanguage, type Operation, type OperationDeps, type OperationLogger } from './operation.ts';
 import { validateInput } from './validate-input.ts';
+import type { AuditAttempt } from '../audit/trail.ts';
+import { traceIdOf } from '../audit/trace.ts';
 import { writesDisabled } from './writes-gate.ts';
 
 /** Who calls, from where: what a surface knows of one call besides its raw input. */
@@ -50,6 +53,8 @@ export interface Invocation {
   mcpProtocolVersion?: string;
   /** How the user's confirmation of an execution was obtained: the confirm token alone, or also asked by the MCP client. */
   confirmation?: 'token' | 'client_elicitation';
+  /** The HTTP request's W3C `traceparent` header, for the audit record's trace id (src/audit/trace.ts). */
+  traceparent?: string;
 }
 
 export interface Invoked {
@@ -109,6 +114,7 @@ export class Invoker {
   async #invoke(op: Operation, raw: Record<string, unknown>, call: Invocation): Promise<Invoked> {
     const started = performance.now();
     let outcome = 'ok';
+    const attempt = this.#attempt(op, call);
     try {
       let headers: Record<string, string>;
       try {
@@ -128,11 +134,14 @@ export class Invoker {
         lang,
         requestId: call.requestId,
         log: call.log,
+        ...(attempt !== null && { trail: attempt }),
       });
       const result = await op.execute(ctx, input);
+      attempt?.answered(result.body);
       return { status: result.status ?? 200, body: result.body, lang };
     } catch (err) {
       const apiError = toApiError(err);
+      attempt?.failed(apiError);
       outcome = apiError.code;
       if (apiError.code === 'INTERNAL') {
         call.log.error({ err: apiError.cause ?? err, operation: op.name, surface: call.surface }, 'operation failed');
@@ -143,6 +152,19 @@ export class Invoker {
     } finally {
       this.#services.metrics.operation(op.name, call.surface, outcome, (performance.now() - started) / 1000);
     }
+  }
+
+  /** The audit attempt of a call of an operation that declares `audit`; null for the others. */
+  #attempt(op: Operation, call: Invocation): AuditAttempt | null {
+    if (op.audit === undefined) return null;
+    return this.#services.audit.attempt(op.audit, {
+      requestId: call.requestId,
+      traceId: traceIdOf(call),
+      surface: call.surface,
+      keyId: call.caller.keyId,
+      userId: call.caller.userId,
+      confirmation: call.confirmation ?? 'token',
+    });
   }
 }
 

@@ -12,6 +12,8 @@ import type { LimitClass } from '../limits/windows.ts';
 import type { Execution } from '../confirm/execute-once.ts';
 import type { ErrorCode } from '../errors/codes.ts';
 import type { ListCursors } from '../pagination/cursor.ts';
+import type { OperationAudit } from '../audit/record.ts';
+import type { ExecutionTrail } from '../audit/trail.ts';
 
 export interface OperationLogger {
   debug(obj: object, msg: string): void;
@@ -42,6 +44,8 @@ export interface OperationContext {
   log: OperationLogger;
   services: OperationDeps;
   upstream: BoundUpstream;
+  /** Executing operations: the audit attempt their execution reports to (docs/audit.md). */
+  trail?: ExecutionTrail;
 }
 
 export interface OperationResult<T> {
@@ -70,6 +74,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   limit: LimitClass;
   /** Executing operations only: the confirm action they run and what a retried token gets. */
   execution?: Execution;
+  /**
+   * Executing operations only: what their audit record names (docs/audit.md). The pipeline
+   * writes one record per call of an operation that declares it.
+   */
+  audit?: OperationAudit;
   /**
    * Titles, options or opinions in the answer: `true`, in the caller's language (REST's
    * Accept-Language, MCP's `language`); `'preview'`, in the language of the preview its confirm
@@ -135,10 +144,11 @@ export function operationDeps(services: Services): OperationDeps {
 export function operationContext(
   deps: OperationDeps,
   upstream: Services['upstream'],
-  request: { operation: string; caller: Caller; lang: Language; requestId: string; log: OperationLogger },
+  request: { operation: string; caller: Caller; lang: Language; requestId: string; log: OperationLogger; trail?: ExecutionTrail },
 ): OperationContext {
-  const { operation, caller, lang, requestId, log } = request;
+  const { operation, caller, lang, requestId, log, trail } = request;
   return {
+    ...(trail !== undefined && { trail }),
     caller,
     lang,
     requestId,

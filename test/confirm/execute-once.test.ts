@@ -195,3 +195,52 @@ describe('executeOnce bookkeeping', () => {
     expect(PENDING_TTL_MS).toBeLessThanOrEqual(60_000);
   });
 });
+
+describe('executeOnce and the audit trail', () => {
+  /** A trail that notes what it hears, and a claim store that notes when an outcome is stored. */
+  function observed() {
+    const heard: string[] = [];
+    const trail = {
+      verified: (c: { jti: string }) => heard.push(`verified ${c.jti.length > 0}`),
+      running: () => heard.push('running'),
+      performed: (body: unknown, replay: boolean) => heard.push(`performed ${JSON.stringify(body)} ${replay}`),
+    };
+    const inner = new MemoryClaimStore();
+    const claims: ClaimStore = {
+      claim: (...a) => inner.claim(...a),
+      peek: (...a) => inner.peek(...a),
+      release: (...a) => inner.release(...a),
+      complete: async (...a) => {
+        heard.push('stored');
+        return inner.complete(...a);
+      },
+    };
+    return { heard, trail, claims };
+  }
+
+  it("hears of the backend's answer before the outcome is stored, and the retry hears no second performance", async () => {
+    const { heard, trail, claims } = observed();
+    const { token } = tokens.issue('place_order', caller.userId, caller.keyId, {});
+    const run = async () => ({ id: 'order-7' });
+    await executeOnce({ tokens, claims, log, trail }, ORDER, token, caller, run);
+    expect(heard).toEqual(['verified true', 'running', 'performed {"id":"order-7"} false', 'stored']);
+    heard.length = 0;
+    await executeOnce({ tokens, claims, log, trail }, ORDER, token, caller, run);
+    expect(heard).toEqual(['verified true']);
+  });
+
+  it('a refusal before the action (a token that does not verify) is never running; a failing action is', async () => {
+    const { heard, trail, claims } = observed();
+    await outcome(executeOnce({ tokens, claims, log, trail }, BACK, 'ct1.x.y.z', caller, async () => ({ id: 'b' })));
+    expect(heard).toEqual([]);
+    const { token } = tokens.issue('back_opinion', caller.userId, caller.keyId, {});
+    const failing = async (): Promise<{ id: string }> => {
+      throw new ApiError('INTERNAL');
+    };
+    expect(await outcome(executeOnce({ tokens, claims, log, trail }, BACK, token, caller, failing))).toEqual({
+      status: 500,
+      code: 'INTERNAL',
+    });
+    expect(heard).toEqual(['verified true', 'running']);
+  });
+});

@@ -4,6 +4,7 @@
  * Prometheus metrics on the admin port with route, status and surface labels.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_SCHEMA } from '../../src/audit/record.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { genericMarketId, KEYS, outcomeId } from '../../sandbox/ids.ts';
 import { killAll, startGateway, within, type GatewayProcess } from '../helpers/gateway-process.ts';
@@ -109,9 +110,12 @@ describe('a replica serving keyed traffic', () => {
     // Every line written while serving traffic names its request (process-level lines aside).
     const start = gw.logs.findIndex((l) => l['msg'] === 'gateway listening');
     const processLevel = /kill switch|redis|shutting down|^shut down$/i;
-    const requestLines = gw.logs.slice(start + 1).filter((l) => !processLevel.test(String(l['msg'])));
+    // Audit records share stdout (docs/audit.md): they name their request as `request_id`.
+    const isAudit = (l: Record<string, unknown>) => l['schema'] === AUDIT_SCHEMA;
+    const requestLines = gw.logs.slice(start + 1).filter((l) => !processLevel.test(String(l['msg'])) && !isAudit(l));
     expect(requestLines.length).toBeGreaterThanOrEqual(9);
     for (const l of requestLines) expect(typeof l['reqId'], JSON.stringify(l)).toBe('string');
+    for (const l of gw.logs.filter(isAudit)) expect(typeof l['request_id'], JSON.stringify(l)).toBe('string');
     // A caller's X-Request-Id is kept; at info a request leaves one line, with the request and its answer.
     const traced = gw.logs.filter((l) => l['reqId'] === 'ops-trace-0001');
     expect(traced.map((l) => l['msg'])).toEqual(['request completed']);

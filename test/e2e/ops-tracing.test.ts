@@ -8,7 +8,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS } from '../../sandbox/ids.ts';
+import { genericMarketId, KEYS, outcomeId } from '../../sandbox/ids.ts';
+import { recordsIn } from '../helpers/audit.ts';
 import { type GatewayProcess, killAll, startGateway, within } from '../helpers/gateway-process.ts';
 
 const CONFIRM_SECRET = 'tracing-confirm-secret-0123456789abcdef';
@@ -257,6 +258,30 @@ describe('what the receiver got', () => {
 
   it('names the service as configured', () => {
     expect(bodies[0]).toContain('gateway-under-test');
+  });
+});
+
+describe('an order placed with no traceparent', () => {
+  it("is audited under the trace the gateway started, the one its spans were exported in", async () => {
+    const post = async (path: string, body: unknown) =>
+      fetch(`${gw.url}/open/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEYS.aliceWrite}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const topic = genericMarketId(3);
+    const preview = (await (await post(`/topics/${topic}/order-preview`, { option_id: outcomeId(topic, 1), amount_coins: 5 })).json()) as {
+      confirm_token: string;
+    };
+    const placed = await post('/orders', { confirm_token: preview.confirm_token });
+    expect(placed.status).toBe(201);
+    const requestId = placed.headers.get('x-request-id');
+    await within(10_000, async () => recordsIn(gw.stdout()).some((r) => r.request_id === requestId));
+    const record = recordsIn(gw.stdout()).find((r) => r.request_id === requestId);
+    expect(record?.outcome).toBe('executed');
+    expect(record?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    const span = await eventually(() => spans().find((s) => s.name === 'place_order' && s.traceId === record?.trace_id));
+    expect(span.traceId).toBe(record?.trace_id);
   });
 });
 

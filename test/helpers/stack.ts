@@ -8,6 +8,10 @@ import { buildApp } from '../../src/app.ts';
 import { configFrom, type Config } from '../../src/config.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { REDIS_URL, testPrefix } from './redis.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { recordsInFile } from './audit.ts';
 
 export { KEYS, USERS, MARKETS, POLLS, OPINIONS, CATEGORIES, ZONES } from '../../sandbox/ids.ts';
 
@@ -52,7 +56,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const ownSandbox = opts.sandbox === undefined;
   const sandbox = opts.sandbox ?? (await startSandbox({ serviceToken: SERVICE_TOKEN }));
   const prefix = opts.prefix ?? testPrefix('stack');
+  // The audit trail goes to a file of this stack's (not the test runner's stdout); every record
+  // in it is checked against the published schema when the stack closes.
+  const auditDir = opts.env?.AUDIT_LOG === undefined ? mkdtempSync(join(tmpdir(), 'openpm-stack-audit-')) : null;
   const config = configFrom({
+    ...(auditDir !== null && { AUDIT_LOG: join(auditDir, 'audit.jsonl') }),
     UPSTREAM_URL: sandbox.url,
     UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
     LOG_LEVEL: 'silent',
@@ -106,6 +114,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     async close() {
       await app.close();
       if (ownSandbox) await sandbox.close();
+      if (auditDir !== null) {
+        recordsInFile(join(auditDir, 'audit.jsonl'));
+        rmSync(auditDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -225,6 +225,8 @@ const GATEWAY_ACL = [
   '+cluster|info',
   '+cluster|slots',
   '+readonly',
+  '+xadd',
+  '+xrevrange',
 ];
 
 describe('a Redis user with only the documented permissions', () => {
@@ -247,6 +249,8 @@ describe('a Redis user with only the documented permissions', () => {
         amount_coins: 10,
       });
       expect((await stack.post('/open/v1/orders', KEYS.aliceWrite, { confirm_token: preview.body.confirm_token })).status).toBe(201);
+      // The audit stream: appended by the order, read back as GET /audit does.
+      await expect.poll(async () => (await stack.app.services.audit.query({ limit: 5 })).length).toBe(1);
       await stack.app.services.killSwitch.set('writes', 'acl test', 'drill');
       await stack.app.services.killSwitch.set('off', 'acl test', 'drill over');
       expect((await stack.get('/readyz')).body.dependencies).toEqual({ redis: 'up' });

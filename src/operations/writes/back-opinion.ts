@@ -41,6 +41,7 @@ export const backOpinion = defineExecution({
   ],
   output: Back,
   params: BackTokenParams,
+  audit: { targets: { topic_id: 'topic_id', opinion_id: 'opinion_id' }, coins: { price: 'price' }, reference: 'id' },
   async run(ctx, p, claims) {
     const placed = await prediction.backOpinion(
       ctx.upstream,

@@ -11,6 +11,7 @@ import { ReplayedByBackend, executeOnce, type Execution } from '../../confirm/ex
 import type { Written } from '../../upstream/bound.ts';
 import type { TokenClaims } from '../../confirm/token.ts';
 import type { ErrorCode } from '../../errors/codes.ts';
+import type { CoinField, TargetField } from '../../audit/record.ts';
 import { defineOperation, type Operation, type OperationContext, type OperationTag } from '../operation.ts';
 import { boundParams, confirmDeps } from './shared.ts';
 
@@ -26,6 +27,15 @@ export interface ExecutionSpec<P extends z.ZodType, O extends z.ZodType> extends
   params: P;
   /** The codes it answers beyond every operation's (docs/contract/writes.md#execution-refusals). */
   errors: readonly ErrorCode[];
+  /**
+   * Its audit record (docs/audit.md): which parameters of the token name the targets and the
+   * coins, and which field of the answer is the backend's reference.
+   */
+  audit: {
+    targets: Partial<Record<TargetField, keyof z.infer<P> & string>>;
+    coins: Partial<Record<CoinField, keyof z.infer<P> & string>>;
+    reference: keyof Body<O> & string;
+  };
   /**
    * Performs the action once; its answer becomes the body, with `replayed` added. When the
    * backend replayed an earlier call instead, it returns the body through `performed`.
@@ -51,6 +61,7 @@ export function defineExecution<P extends z.ZodType, O extends z.ZodType>(spec: 
     kind: 'execute',
     limit: 'write',
     execution,
+    audit: { action: spec.action, ...spec.audit },
     localised: spec.localised,
     rest: { method: 'POST', path: spec.path },
     tag: spec.tag,

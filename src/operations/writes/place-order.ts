@@ -43,6 +43,7 @@ export const placeOrder = defineExecution({
   ],
   output: Order,
   params: OrderTokenParams,
+  audit: { targets: { topic_id: 'topic_id', option_id: 'option_id' }, coins: { stake: 'stake' }, reference: 'id' },
   async run(ctx, p, claims) {
     const placed = await prediction.placeOrder(
       ctx.upstream,

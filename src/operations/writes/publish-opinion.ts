@@ -46,6 +46,11 @@ export const publishOpinion = defineExecution({
   ],
   output: PublishedOpinion,
   params: OpinionTokenParams,
+  audit: {
+    targets: { topic_id: 'topic_id', option_id: 'side_option_id', reply_to_opinion_id: 'reply_to_opinion_id' },
+    coins: { fee: 'fee' },
+    reference: 'id',
+  },
   async run(ctx, p, claims) {
     // A token signed before the text rules existed may still carry such text: it is not published.
     if (hasForbiddenCharacters(p.content)) throw forbiddenContent();

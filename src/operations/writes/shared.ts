@@ -25,6 +25,7 @@ export function confirmDeps(ctx: OperationContext): ExecuteDeps {
     claims: ctx.services.confirm.claims,
     log: ctx.log,
     onOutcome: (action, outcome) => ctx.services.metrics.token(action, outcome),
+    ...(ctx.trail !== undefined && { trail: ctx.trail }),
   };
 }
 

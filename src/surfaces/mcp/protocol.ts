@@ -83,6 +83,8 @@ export interface McpExchange {
   registry: ToolRegistry;
   /** Asks the user through the client before an execution; null when the operator turned it off. */
   confirmation: ClientConfirmation | null;
+  /** The HTTP request's W3C `traceparent` header (the audit record's trace id when `_meta` has none). */
+  traceparent?: string;
 }
 
 /** The HTTP answer of one POST: a JSON body (or none, 202) and the X-RateLimit-* headers. */
@@ -496,6 +498,7 @@ async function toolCall(id: Id, rawParams: unknown, ex: McpExchange, meter: Requ
   const traceCarrier = traceCarrierOf(params);
   if (traceCarrier !== undefined) call.traceCarrier = traceCarrier;
   if (mode.modern) call.mcpProtocolVersion = MODERN_REVISION;
+  if (ex.traceparent !== undefined) call.traceparent = ex.traceparent;
   const args = { ...parsed.data.arguments };
   if (mode.modern && ex.confirmation?.asks(tool.operation)) {
     const step = await ex.confirmation.step(tool.operation, args, params, call, mode.elicitation);

@@ -62,6 +62,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
         pipeline,
         registry,
         confirmation,
+        ...(typeof request.headers.traceparent === 'string' && { traceparent: request.headers.traceparent }),
       });
       reply.code(answer.status).headers(answer.headers);
       if (answer.body === undefined) return reply.send();

@@ -62,6 +62,7 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
           surface: 'rest',
           language: lang,
           onMetered: (headers) => reply.headers(headers),
+          ...(typeof request.headers.traceparent === 'string' && { traceparent: request.headers.traceparent }),
         });
         if (negotiatesLanguage(op)) {
           reply.header('content-language', result.lang);
