@@ -262,7 +262,7 @@ describe('what the receiver got', () => {
 });
 
 describe('an order placed with no traceparent', () => {
-  it("is audited under the trace the gateway started, the one its spans were exported in", async () => {
+  it('is audited under the trace the gateway started, the one its spans were exported in', async () => {
     const post = async (path: string, body: unknown) =>
       fetch(`${gw.url}/open/v1${path}`, {
         method: 'POST',
