@@ -201,7 +201,7 @@ describe('redis kill switch across replicas', () => {
     await admin.set(`${p}kill-switch`, JSON.stringify(state));
     await eventually(() => a.current().mode === 'writes', 1_000);
     expect(a.current()).toEqual(state);
-    // A deleted key is no `off`: the replica keeps `writes` and writes it back (fail-safe.test.ts).
+    // A deleted key is no `off`: the replica keeps `writes` and writes it back (fail-safe.redis.test.ts).
     await admin.del(`${p}kill-switch`);
     await eventually(async () => JSON.parse((await admin.get(`${p}kill-switch`)) ?? '{}').mode === 'writes', 1_000);
     expect(a.current().mode).toBe('writes');
