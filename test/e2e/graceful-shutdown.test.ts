@@ -8,8 +8,8 @@ import { KEYS } from '../../sandbox/ids.ts';
 import { killAll, startGateway, within } from '../helpers/gateway-process.ts';
 import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 
-const SERVICE_TOKEN = 'ops-shutdown-service-token';
-const prefix = testPrefix('ops-shutdown');
+const SERVICE_TOKEN = 'graceful-shutdown-service-token';
+const prefix = testPrefix('graceful-shutdown');
 let sandbox: Sandbox;
 
 beforeAll(async () => {
