@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Verdict, VerdictStore } from '../../src/auth/verdict-store.ts';
 
-export interface VerdictStoreUnderTest {
+interface VerdictStoreUnderTest {
   make(): VerdictStore;
   /** Let `ms` milliseconds pass for the store (a controlled clock, or real time for Redis). */
   pass(ms: number): Promise<void>;

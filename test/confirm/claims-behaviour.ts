@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimStore } from '../../src/confirm/claims.ts';
 
-export interface ClaimStoreUnderTest {
+interface ClaimStoreUnderTest {
   /** One store, and a second one over the same data when the implementation is shared (null if not). */
   make(): readonly [ClaimStore, ClaimStore | null];
   /** Let `ms` milliseconds pass for the store (a controlled clock, or real time for Redis). */

@@ -5,7 +5,7 @@ import type { KeyHash } from '../../src/auth/authenticator.ts';
 import { ApiError } from '../../src/errors/api-error.ts';
 import { createAuthThrottle } from '../../src/limits/auth-throttle.ts';
 
-export interface Answer {
+interface Answer {
   status: number;
   body: { admitted?: true; error?: { code: string; message: string; details?: unknown } };
   retryAfter?: string;
