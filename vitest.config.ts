@@ -22,9 +22,9 @@ export default defineConfig({
     // Suites boot real servers on ephemeral ports and share one Redis; files run in parallel
     // workers but each file keeps its own keys (prefixes) so they never collide.
     pool: 'forks',
-    // Vitest's default is one worker fewer than the cores: one worker on two cores. Much of the
-    // suite waits (on child processes, sockets, timers), so three workers keep two cores busy.
-    maxWorkers: 3,
+    // Vitest's default is one worker fewer than the cores: one worker on two cores, the whole
+    // suite in series. Much of it waits (on child processes, sockets, timers), so two workers.
+    maxWorkers: 2,
     reporters: ['default'],
     projects: [
       {

@@ -81,7 +81,8 @@ export async function startGateway(env: Record<string, string>, opts: { startTim
     err += chunk;
   });
 
-  const timeoutMs = opts.startTimeoutMs ?? 15_000;
+  // Generous: a gateway boots in a second or two, but a machine busy with parallel suites is slower.
+  const timeoutMs = opts.startTimeoutMs ?? 30_000;
   const listening = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -572,7 +572,8 @@ describe('event-loop delay', () => {
       await new Promise((r) => setTimeout(r, 40));
       readings.push((data(z.any(), await call('GET', '/sandbox/admin/event-loop')) as { maxMs: number }).maxMs);
     }
-    expect(Math.min(...readings)).toBeLessThan(4);
+    // Below the interval itself: a reading without the subtraction could not be.
+    expect(Math.min(...readings)).toBeLessThan(5);
   });
 });
 
