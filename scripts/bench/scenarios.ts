@@ -11,7 +11,7 @@ export const SERVICE_TOKEN = 'bench-service-token';
 /** Which gateway serves a scenario: in-memory, Redis with limits on, or in-memory with tracing on. */
 export type GatewayKind = 'memory' | 'redis' | 'tracing';
 
-export type FloorName = 'owner-read' | 'public-read';
+export type FloorName = 'owner-read' | 'owner-list' | 'public-read';
 
 export interface Scenario {
   name: string;
@@ -33,6 +33,7 @@ const topic = MARKETS.boosted;
 
 export const FLOORS: Readonly<Record<FloorName, Step[]>> = {
   'owner-read': [{ method: 'GET', path: `/internal/users/${USERS.alice}/profile`, headers: ownerBackend }],
+  'owner-list': [{ method: 'GET', path: `/internal/prediction/users/${USERS.alice}/holdings?offset=0&limit=20`, headers: ownerBackend }],
   'public-read': [{ method: 'GET', path: `/internal/prediction/markets/${topic}`, headers: publicBackend }],
 };
 
