@@ -132,8 +132,10 @@ for (const c of options.configurations) {
         throw new Error(`${job.scenario} on ${job.child.name}: ${r.failed} failed, ${r.ok} ok; ${r.sample ?? ''}`);
     }
     for (let round = 0; round < options.rounds; round++) {
-      // Rotate the order each round, so that no target always comes first after a pause.
-      const order = jobs.map((_, i) => jobs[(i + round) % jobs.length] as Job);
+      // Rotate the order each round, and reverse it every other round, so that no target
+      // always comes first after a pause or always follows the same one.
+      const rotated = jobs.map((_, i) => jobs[(i + round) % jobs.length] as Job);
+      const order = round % 2 === 1 ? rotated.reverse() : rotated;
       for (const job of order) {
         const before = cpuSeconds(job.child.pid);
         const r = await drive(job, options.seconds);

@@ -55,6 +55,8 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'owner-read', gateway: 'memory', steps: ownerRead, floor: 'owner-read' },
   { name: 'owner-read-redis', gateway: 'redis', steps: ownerRead, floor: 'owner-read', twin: 'owner-read' },
   { name: 'mcp-owner-read', gateway: 'memory', steps: toolCall('get_my_profile', {}), floor: 'owner-read', twin: 'owner-read', mcp: true },
+  /** A list: amounts and timestamps mapped per item. */
+  { name: 'owner-list', gateway: 'memory', steps: [{ method: 'GET', path: '/open/v1/me/positions', headers: read }], floor: 'owner-list' },
   {
     name: 'public-read',
     gateway: 'memory',
