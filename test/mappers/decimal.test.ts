@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Big from 'big.js';
 import fc from 'fast-check';
-import { dec4, dec4OrNull, dec6, decDifference, decFixed, decProduct, decRatio } from '../../mappers/decimal.ts';
+import { dec4, dec4OrNull, dec6, decDifference, decFixed, decProduct, decRatio, withoutRounding } from '../../mappers/decimal.ts';
 
 describe('dec4: shortest round-trip decimal, then half away from zero', () => {
   const cases: Array<[number | string, string]> = [
@@ -99,7 +99,7 @@ describe('exact arithmetic helpers', () => {
   });
 });
 
-describe('floats are read as their shortest decimal, then rounded in decimal', () => {
+describe('floats that need no rounding take a shortcut around big.js, with the same answers', () => {
   // The reference: big.js on the float's shortest decimal, negative zero unsigned.
   const Ref = Big();
   const modes = { 'half-up': 1, down: 0, up: 3, 'half-even': 2 } as const;
@@ -135,6 +135,24 @@ describe('floats are read as their shortest decimal, then rounded in decimal', (
     expect(decFixed(2.5, 0)).toBe('3');
     expect(dec4(1e21)).toBe('1000000000000000000000.0000');
     expect(dec4(1e-7)).toBe('0.0000');
+  });
+
+  it('takes the shortcut exactly for floats with few enough decimals in plain notation', () => {
+    const cases: Array<[number, number, string | null]> = [
+      [12, 4, '12.0000'],
+      [12, 1, '12.0'],
+      [12, 0, '12'],
+      [-12.5, 4, '-12.5000'],
+      [0.25, 2, '0.25'],
+      [0.25, 1, null], // needs rounding
+      [10000, 4, '10000.0000'],
+      [1e21, 4, null], // "1e+21"
+      [1e-7, 8, null], // "1e-7"
+      [Number.NaN, 4, null],
+      [Number.POSITIVE_INFINITY, 4, null],
+      [Number.NEGATIVE_INFINITY, 4, null],
+    ];
+    for (const [x, p, expected] of cases) expect(withoutRounding(x, p), `${x} to ${p}`).toBe(expected);
   });
 
   it('still refuses what is not a finite number', () => {
