@@ -6,10 +6,10 @@
  */
 import { createServer } from 'node:http';
 
-let spans = 0;
+let chunks = 0;
 const server = createServer((req, res) => {
   req.on('data', () => {
-    spans += 1;
+    chunks += 1;
   });
   req.on('end', () => {
     res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/x-protobuf' });
@@ -19,7 +19,7 @@ const server = createServer((req, res) => {
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
 
 const stop = () => {
-  process.stderr.write(`sink: ${spans} chunks received\n`);
+  process.stderr.write(`sink: ${chunks} chunks received\n`);
   server.close(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
