@@ -1,6 +1,6 @@
 /**
  * Shared cache of key verdicts, keyed by the key's SHA-256. Redis when the fleet shares one,
- * in-memory otherwise; both pass the same tests (test/auth/verdict-store.test.ts).
+ * in-memory otherwise; both pass the same tests (test/auth/verdict-store-behaviour.ts).
  *
  * A verdict carries the instant it was checked against the backend, so every layer (this
  * store, each replica's in-process LRU) can keep it only for what is left of the revocation
@@ -78,7 +78,7 @@ function parseVerdict(raw: string): Verdict | undefined {
   try {
     // Stryker disable BlockStatement: emptied, the catch below answers undefined all the same
     const v = JSON.parse(raw) as Verdict;
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: without the object and null guards a primitive has no checkedAt and null throws into the catch, so they answer the same; the check as a whole is tested in test/auth/verdict-store-redis.test.ts
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: without the object and null guards a primitive has no checkedAt and null throws into the catch, so they answer the same; the check as a whole is tested in test/auth/verdict-store.redis.test.ts
     return typeof v === 'object' && v !== null && typeof v.checkedAt === 'number' ? v : undefined;
   } catch {
     // Stryker restore BlockStatement
