@@ -149,10 +149,7 @@ for (const c of options.configurations) {
           seconds: r.seconds,
           cpuSeconds: cpuSeconds(job.child.pid) - before,
         });
-        if (r.failed > 0) {
-          log(`  ${job.scenario} on ${job.child.name}: ${r.failed} failed (${r.sample ?? ''})`);
-          for (const line of job.child.errors.splice(0)) log(`    logged: ${line}`);
-        }
+        if (r.failed > 0) log(`  ${job.scenario} on ${job.child.name}: ${r.failed} failed (${r.sample ?? ''})`);
       }
       log(`  round ${round + 1}/${options.rounds} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     }

@@ -23,7 +23,6 @@ describe('load', () => {
       expect(p50).toBeLessThanOrEqual(p99);
       expect(p99).toBeLessThanOrEqual(max);
       expect(max).toBeGreaterThanOrEqual(30);
-      expect(p50).toBeLessThan(30);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
