@@ -143,19 +143,15 @@ export async function executeOnce<T extends object>(
     }
 
     // In flight elsewhere: wait for its outcome rather than run the action a second time.
-    // Stryker disable next-line EqualityOperator: one more poll in the deadline's own millisecond changes nothing
     while (Date.now() < deadline) {
       await sleep(pollMs);
-      // Stryker disable next-line ObjectLiteral: any answer that is neither null nor done means keep waiting
       const now = await deps.claims.peek(claims.jti).catch(() => ({ state: 'pending' as const }));
-      // Stryker disable next-line ConditionalExpression: leaving early only claims again, which answers pending while the token is held
       if (now === null) break; // given back after a failure: claim it ourselves (or, once expired, answer 410)
       if (now.state === 'done') {
         outcome('replayed');
         return replay<T>(now.outcome);
       }
     }
-    // Stryker disable next-line EqualityOperator: at the deadline's own millisecond the loop above has already given up
     if (Date.now() >= deadline) {
       outcome('in_flight');
       throw new ApiError('RETRY_IDEMPOTENCY_KEY', {
@@ -197,7 +193,6 @@ async function runClaimed<T extends object>(
     deps.trail?.performed(result.body, true);
     // Executed before, by an attempt this store no longer remembers: keep that first outcome
     // again, and answer as any later presentation of the token is answered.
-    // Stryker disable next-line BooleanLiteral: replay() sets `replayed: true` on every later answer, whatever is stored
     const first = { status: 201, body: { ...result.body, replayed: false } };
     await store(deps, execution, claims.jti, first);
     deps.log.warn({ action }, 'confirm token executed before without a stored outcome: answered the backend replay');

@@ -31,16 +31,10 @@ export function parseKeyRing(spec: string | undefined, signingKid: string | unde
     const at = part.indexOf(':');
     const kid = part.slice(0, at);
     const secret = part.slice(at + 1);
-    if (
-      // Stryker disable next-line EqualityOperator: at 0 the key id is empty, which the pattern refuses anyway
-      at <= 0 ||
-      !/^[A-Za-z0-9_-]{1,32}$/.test(kid) ||
-      secret.length < names.minSecretLength
-    ) {
+    if (at <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(kid) || secret.length < names.minSecretLength) {
       throw new Error(`${names.keys} entries must be <kid>:<secret of ${names.minSecretLength}+ characters>`);
     }
     if (secrets.has(kid)) throw new Error(`${names.keys} names the key id ${kid} twice`);
-    // Stryker disable next-line StringLiteral: Buffer.from reads an empty encoding name as UTF-8, its default
     secrets.set(kid, Buffer.from(secret, 'utf8'));
   }
   const kid = signingKid ?? [...secrets.keys()][0] ?? null;
