@@ -38,7 +38,7 @@ import { createClientConfirmation } from './surfaces/mcp/confirmation.ts';
 import { healthThrottle, publicThrottle } from './limits/public-throttle.ts';
 import publicDocuments from './http/public-documents.ts';
 import { mcpRoutes } from './surfaces/mcp/routes.ts';
-import { originGate, parseAllowedOrigins } from './surfaces/mcp/origin.ts';
+import { originGate } from './surfaces/mcp/origin.ts';
 import { ToolRegistry } from './surfaces/mcp/tools.ts';
 import { REST_PREFIX } from './http/paths.ts';
 import { OPERATIONS } from './operations/index.ts';
@@ -129,7 +129,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const registry = new ToolRegistry(OPERATIONS);
   await app.register(mcpRoutes, {
     pipeline,
-    gates: [originGate(parseAllowedOrigins(config.MCP_ALLOWED_ORIGINS)), authenticate],
+    gates: [originGate(config.MCP_ALLOWED_ORIGINS), authenticate],
     registry,
     confirmation:
       config.MCP_CLIENT_CONFIRMATION === 'on'

@@ -139,8 +139,7 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
 
 /** A single process may sign with a random secret; a fleet must share configured ones (src/config.ts refuses it otherwise). */
 function confirmKeys(config: Config) {
-  if (config.CONFIRM_KEYS !== undefined) return parseConfirmKeys(config.CONFIRM_KEYS, config.CONFIRM_SIGNING_KID);
-  return parseConfirmKeys(`local:${randomBytes(32).toString('hex')}`, 'local');
+  return config.CONFIRM_KEYS ?? parseConfirmKeys(`local:${randomBytes(32).toString('hex')}`, 'local');
 }
 
 function claimStore(redis: RedisClient | null, config: Config, now: () => number): ClaimStore {

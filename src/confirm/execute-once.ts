@@ -20,6 +20,7 @@
  *   `replayed: true`; `409 CONFIRM_TOKEN_USED` under `refuse`), never a second `201`.
  */
 import { randomUUID } from 'node:crypto';
+import { MAX_UPSTREAM_TIMEOUT_MS } from '../config.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { ClaimState, ClaimStore, StoredOutcome } from './claims.ts';
 import type { ConfirmAction, ConfirmTokens, TokenClaims } from './token.ts';
@@ -62,16 +63,11 @@ export const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A claim in progress expires much sooner: an execution is bounded by the backend deadline,
  * so a claim left behind by a crashed replica (or one that landed after Redis stalled) frees
- * the token within a minute, and the retry meets the backend's idempotent answer.
+ * the token within a minute, and the retry meets the backend's idempotent answer. Three times
+ * the longest backend deadline (src/config.ts): two calls one after the other, and a third
+ * for the claim store and scheduling.
  */
-export const PENDING_TTL_MS = 60 * 1000;
-/**
- * The longest UPSTREAM_TIMEOUT_MS may be (src/config.ts checks it). An execution makes at most
- * two backend calls one after the other (publish_opinion reads, then writes); a third of the
- * pending lifetime each leaves the last third for the claim store and scheduling, so a claim
- * never expires under an execution that is still running (which would let a retry run it again).
- */
-export const MAX_UPSTREAM_TIMEOUT_MS = PENDING_TTL_MS / 3;
+export const PENDING_TTL_MS = 3 * MAX_UPSTREAM_TIMEOUT_MS;
 
 /**
  * What `run` returns when the backend performed nothing and answered the stored outcome of an

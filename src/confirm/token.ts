@@ -10,7 +10,7 @@
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
-import { type KeyRing, parseKeyRing } from '../secrets/key-ring.ts';
+import { CONFIRM_KEY_RING, type KeyRing, parseKeyRing } from '../secrets/key-ring.ts';
 
 export const TOKEN_TTL_MS = 5 * 60 * 1000;
 const PREFIX = 'ct1';
@@ -33,7 +33,7 @@ export type ConfirmKeys = KeyRing;
 
 /** Parse `CONFIRM_KEYS` ("kid:secret,kid2:secret2", secrets of 32+ characters) and `CONFIRM_SIGNING_KID`. */
 export function parseConfirmKeys(spec: string | undefined, signingKid: string | undefined): ConfirmKeys {
-  return parseKeyRing(spec, signingKid, { keys: 'CONFIRM_KEYS', signingKid: 'CONFIRM_SIGNING_KID', minSecretLength: 32 });
+  return parseKeyRing(spec, signingKid, CONFIRM_KEY_RING);
 }
 
 export class ConfirmTokens {

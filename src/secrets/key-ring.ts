@@ -21,6 +21,11 @@ export interface KeyRingNames {
   minSecretLength: number;
 }
 
+/** Confirm-token secrets: `CONFIRM_KEYS`, secrets of 32+ characters, and `CONFIRM_SIGNING_KID`. */
+export const CONFIRM_KEY_RING: KeyRingNames = { keys: 'CONFIRM_KEYS', signingKid: 'CONFIRM_SIGNING_KID', minSecretLength: 32 };
+/** Cursor secrets: `CURSOR_KEYS`, secrets of 16+ characters (as CURSOR_SECRET), and `CURSOR_SIGNING_KID`. */
+export const CURSOR_KEY_RING: KeyRingNames = { keys: 'CURSOR_KEYS', signingKid: 'CURSOR_SIGNING_KID', minSecretLength: 16 };
+
 /** Parse `kid:secret,kid2:secret2` and the signing kid; throws with a message naming the variable (never a secret). */
 export function parseKeyRing(spec: string | undefined, signingKid: string | undefined, names: KeyRingNames): KeyRing {
   const secrets = new Map<string, Buffer>();
