@@ -44,7 +44,6 @@ export const previewOpinion = defineOperation({
     CONFIRM_FLOW_NOTE,
   scope: 'write',
   kind: 'preview',
-  limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/topics/{topic_id}/opinion-preview' },
   tag: 'Opinions',
