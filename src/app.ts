@@ -73,6 +73,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   const services = await createServices(config, app.log, opts);
+  // Every audited action's counters exist from the start, at zero (docs/audit.md).
+  services.audit.declare([...OPERATIONS.flatMap((op) => (op.audit === undefined ? [] : [op.audit.action])), 'kill_switch']);
   await app.register(servicesPlugin, { services });
   // Set by the authentication hook (src/auth/plugin.ts) inside /open/v1 and /mcp.
   app.decorateRequest('caller', null);

@@ -57,7 +57,8 @@ export class ConfirmTokens {
   ): { token: string; claims: TokenClaims<P> } {
     const kid = this.#keys.signingKid;
     const secret = kid === null ? undefined : this.#keys.secrets.get(kid);
-    if (kid === null || secret === undefined) throw new ApiError('CONFIRM_UNAVAILABLE');
+    // No signing key (kid null has no secret either): no token can be issued.
+    if (secret === undefined) throw new ApiError('CONFIRM_UNAVAILABLE');
     const issuedAt = this.#now();
     const claims: TokenClaims<P> = { jti: randomUUID(), action, userId, keyId, params, issuedAt, expiresAt: issuedAt + TOKEN_TTL_MS };
     const head = `${PREFIX}.${kid}.${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;

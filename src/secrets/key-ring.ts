@@ -33,10 +33,11 @@ export function parseKeyRing(spec: string | undefined, signingKid: string | unde
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
+    // No colon: refused here; nothing before it: an empty key id, which the pattern refuses.
     const at = part.indexOf(':');
     const kid = part.slice(0, at);
     const secret = part.slice(at + 1);
-    if (at <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(kid) || secret.length < names.minSecretLength) {
+    if (at === -1 || !/^[A-Za-z0-9_-]{1,32}$/.test(kid) || secret.length < names.minSecretLength) {
       throw new Error(`${names.keys} entries must be <kid>:<secret of ${names.minSecretLength}+ characters>`);
     }
     if (secrets.has(kid)) throw new Error(`${names.keys} names the key id ${kid} twice`);

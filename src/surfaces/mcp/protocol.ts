@@ -32,10 +32,10 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Caller } from '../../auth/caller.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { toApiError } from '../../errors/translate.ts';
 import type { Invocation, Pipeline } from '../../operations/invoke.ts';
 import type { OperationLogger } from '../../operations/operation.ts';
 import type { ClientConfirmation } from './confirmation.ts';
+import { errorResult } from './error-result.ts';
 import { SERVER_INSTRUCTIONS } from './instructions.ts';
 import type { Tool, ToolRegistry } from './tools.ts';
 
@@ -526,11 +526,6 @@ export async function runTool(
     if (wholeRequest && err instanceof ApiError && err.code === 'RATE_LIMITED') throw err;
     return errorResult(err);
   }
-}
-
-/** A contract error as a tool result: the REST error envelope, flagged `isError`. */
-export function errorResult(err: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(toApiError(err).toEnvelope()) }], isError: true };
 }
 
 function paramsProblem(path: readonly PropertyKey[]): string {
