@@ -16,8 +16,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.ts';
 import { parseTrustProxy } from './config.ts';
 import { authenticationHook } from './auth/plugin.ts';
-import { buildOpenApi } from './http/openapi.ts';
-import { docsPage } from './http/docs-page.ts';
+import { buildOpenApi } from './surfaces/rest/openapi.ts';
+import { docsPage } from './surfaces/rest/docs-page.ts';
 import { errorServerOptions, installErrorHandling } from './http/error-handler.ts';
 import { AccessLog } from './http/access-log.ts';
 import { acceptJsonBodiesOnly } from './http/json-bodies.ts';

@@ -56,7 +56,7 @@ export interface OperationResult<T> {
 
 export type OperationKind = 'read' | 'preview' | 'execute';
 
-/** The groups of the API reference; src/http/openapi.ts describes each. */
+/** The groups of the API reference; src/surfaces/rest/openapi.ts describes each. */
 export type OperationTag = 'Search' | 'Topics' | 'Catalog' | 'Users' | 'Account' | 'Orders' | 'Opinions' | 'Backs';
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {

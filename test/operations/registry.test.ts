@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildOpenApi } from '../../src/http/openapi.ts';
+import { buildOpenApi } from '../../src/surfaces/rest/openapi.ts';
 import { ToolRegistry } from '../../src/surfaces/mcp/tools.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
 import { limitClassOf, negotiatesLanguage, takesLanguage } from '../../src/operations/operation.ts';

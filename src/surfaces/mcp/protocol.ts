@@ -35,11 +35,12 @@ import { ApiError } from '../../errors/api-error.ts';
 import type { Invocation, Pipeline } from '../../operations/invoke.ts';
 import type { OperationLogger } from '../../operations/operation.ts';
 import type { ClientConfirmation } from './confirmation.ts';
+import { CONTRACT_VERSION } from '../../contract/version.ts';
 import { errorResult } from './error-result.ts';
 import { SERVER_INSTRUCTIONS } from './instructions.ts';
 import type { Tool, ToolRegistry } from './tools.ts';
 
-export const SERVER_INFO = { name: 'open-prediction-market', version: '2.1.0' } as const;
+export const SERVER_INFO = { name: 'open-prediction-market', version: CONTRACT_VERSION } as const;
 
 /** The stateless revision: no handshake, a `_meta` envelope on every request. */
 export const MODERN_REVISION = '2026-07-28';
