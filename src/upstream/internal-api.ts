@@ -111,9 +111,6 @@ export const LocaleText = z.object(
 );
 export type LocaleText = z.infer<typeof LocaleText>;
 
-/** Account types as the app stores them. */
-export const AccountType = { USER: 1, OFFICIAL: 2, BOT: 3 } as const;
-
 export const UserRef = z.object({
   userId: Uuid,
   handle: z.string().min(1),
