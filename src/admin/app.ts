@@ -38,8 +38,6 @@ import { killSwitchRecord } from '../audit/record.ts';
 import { traceIdIn } from '../audit/trace.ts';
 import { toApiError } from '../errors/translate.ts';
 
-export { isLoopbackHost, tokenMatches } from './tokens.ts';
-
 export interface AdminServices {
   metrics: Metrics;
   killSwitch: KillSwitch;

@@ -37,10 +37,6 @@ export const ErrorEnvelope = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
-export function okEnvelope<T extends z.ZodType>(data: T) {
-  return z.object({ errCode: z.literal(0), errMsg: z.string().optional(), data });
-}
-
 /** Numeric error codes of the internal API. The gateway maps them in src/upstream/errors.ts. */
 export const UpstreamErrCode = {
   BAD_REQUEST: 10001,
