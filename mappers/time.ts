@@ -53,8 +53,3 @@ function civilDate(days: number): { year: number; month: number; day: number } {
     day: dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1,
   };
 }
-
-/** toTimestamp, or undefined for a missing time (for fields that are absent until set). */
-export function toTimestampOrUndefined(epochMs: number | null): string | undefined {
-  return epochMs === null ? undefined : toTimestamp(epochMs);
-}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '../../src/contract/index.ts';
-import { toTimestamp, toTimestampOrUndefined } from '../../mappers/time.ts';
+import { toTimestamp } from '../../mappers/time.ts';
 
 describe('toTimestamp', () => {
   it.each([
@@ -34,10 +34,5 @@ describe('toTimestamp', () => {
       }),
       { numRuns: 20_000 },
     );
-  });
-
-  it('keeps absence absent', () => {
-    expect(toTimestampOrUndefined(null)).toBeUndefined();
-    expect(toTimestampOrUndefined(0)).toBe('1970-01-01T00:00:00.000Z');
   });
 });
