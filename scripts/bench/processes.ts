@@ -1,24 +1,23 @@
 /**
- * The processes under test: spawned as children of the benchmark, so each one's CPU time and
- * peak memory can be read from /proc/<pid> without any help from the process itself.
+ * The processes of a run, each a child of the benchmark, so that its CPU time and peak memory
+ * can be read from /proc/<pid> with no help from the process itself.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { createInterface } from 'node:readline';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SERVICE_TOKEN } from './scenarios.ts';
 
 export interface Child {
   name: string;
   pid: number;
   url: string;
-  /** Log lines at error level (pino level 50 and above) the process wrote, the last few. */
+  /** The last error lines (pino level 50 and above) it logged: why a request failed. */
   errors: string[];
   stop(): Promise<void>;
 }
-
-/** Error lines kept per process: enough to say why a request failed. */
-const KEPT_ERRORS = 5;
 
 /** Children still running: killed when the benchmark exits, however it exits. */
 const live = new Set<ChildProcess>();
@@ -26,90 +25,85 @@ process.on('exit', () => {
   for (const c of live) c.kill('SIGKILL');
 });
 
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ). */
 const TICKS_PER_SECOND = 100;
 
-/** A free TCP port on the loopback interface. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolvePort, reject) => {
     const srv = createServer();
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
       const addr = srv.address();
       const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => resolve(port));
+      srv.close(() => resolvePort(port));
     });
   });
 }
 
-export interface SpawnOptions {
+interface SpawnOptions {
   name: string;
+  /** A node script and its arguments, or with `command` that program's arguments. */
   args: string[];
   env: Record<string, string>;
-  port: number;
-  /** A path that answers once the process serves (any HTTP status counts). */
-  readyPath?: string;
-  /** Extra node flags (e.g. --cpu-prof). */
   nodeFlags?: readonly string[];
-  /** Command other than node (redis-server). */
   command?: string;
-  /** Readiness by TCP connect instead of HTTP. */
-  tcpReady?: boolean;
-  /** Every line of the process's standard output, besides the error lines kept (bench/gc-trace.ts). */
-  onLine?: (line: string) => void;
+  cwd?: string;
+  /** The port it listens on (given to it as PORT); a free one when absent. */
+  port?: number;
+  /** Ready when this path answers over HTTP (any status), or, when absent, when the port accepts. */
+  readyPath?: string;
 }
 
 export async function spawnChild(opts: SpawnOptions): Promise<Child> {
+  const port = opts.port ?? (await freePort());
   const command = opts.command ?? process.execPath;
   const args = opts.command === undefined ? [...(opts.nodeFlags ?? []), ...opts.args] : opts.args;
-  const child = spawn(command, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...opts.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }),
+  });
   live.add(child);
   child.once('exit', () => live.delete(child));
   // Log lines are read and dropped: the child pays for writing them, as it would in production.
-  let tail = '';
   const errors: string[] = [];
-  // Dropped, except error lines: a failed request in a run should come with its reason.
   child.stdout?.on('data', (chunk: Buffer) => {
     const text = chunk.toString();
-    if (!/"level":[5-6]0/.test(text)) return;
-    for (const line of text.split('\n')) if (/"level":[5-6]0/.test(line)) errors.push(line.slice(0, 600));
-    errors.splice(0, Math.max(0, errors.length - KEPT_ERRORS));
+    if (!/"level":[56]0/.test(text)) return;
+    for (const line of text.split('\n')) if (/"level":[56]0/.test(line)) errors.push(line.slice(0, 600));
+    errors.splice(0, Math.max(0, errors.length - 5));
   });
-  if (opts.onLine !== undefined && child.stdout !== null) createInterface({ input: child.stdout }).on('line', opts.onLine);
+  let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-2000);
+    stderr = (stderr + chunk.toString()).slice(-2000);
   });
-  const url = `http://127.0.0.1:${opts.port}`;
+  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${opts.name} exited with ${child.exitCode}: ${tail}`);
+  while (!(await answers(port, url, opts.readyPath))) {
+    if (child.exitCode !== null) throw new Error(`${opts.name} exited with ${child.exitCode}: ${stderr}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${opts.name} did not start in 30 s: ${tail}`);
+      throw new Error(`${opts.name} did not start in 30 s: ${stderr}`);
     }
-    if (await answers(opts, url)) break;
     await sleep(100);
   }
   if (child.pid === undefined) throw new Error(`${opts.name} has no pid`);
-
   return { name: opts.name, pid: child.pid, url, errors, stop: () => stopChild(child) };
 }
 
-async function answers(opts: SpawnOptions, url: string): Promise<boolean> {
-  if (opts.tcpReady === true) {
-    const { connect } = await import('node:net');
-    return new Promise((resolve) => {
-      const s = connect(opts.port, '127.0.0.1');
+async function answers(port: number, url: string, readyPath: string | undefined): Promise<boolean> {
+  if (readyPath === undefined) {
+    return new Promise((done) => {
+      const s = connect(port, '127.0.0.1');
       s.once('connect', () => {
         s.destroy();
-        resolve(true);
+        done(true);
       });
-      s.once('error', () => resolve(false));
+      s.once('error', () => done(false));
     });
   }
   try {
-    const res = await fetch(`${url}${opts.readyPath ?? '/'}`, { signal: AbortSignal.timeout(1000) });
-    await res.arrayBuffer();
+    await (await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(1000) })).arrayBuffer();
     return true;
   } catch {
     return false;
@@ -118,121 +112,114 @@ async function answers(opts: SpawnOptions, url: string): Promise<boolean> {
 
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
   child.kill('SIGTERM');
   const forced = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(forced);
 }
 
-/**
- * The node flags `npm start` gives the gateway in checkout `dir` (its package.json's start
- * script, `node <flags> src/server.ts`), so the benchmark runs each gateway as it is deployed;
- * the image sets the same flags (test/deploy/image.test.ts).
- */
-export function startFlags(dir = '.'): string[] {
-  const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts?: { start?: string } };
+export function spawnSandbox(): Promise<Child> {
+  return spawnChild({ name: 'sandbox', args: ['sandbox/main.ts'], env: { UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN }, readyPath: '/' });
+}
+
+export async function spawnRedis(): Promise<Child> {
+  const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const child = await spawnChild({ name: 'redis-server', command: 'redis-server', args, env: {}, port });
+  return { ...child, url: `redis://127.0.0.1:${port}` };
+}
+
+/** The floor: a bare @fastify/http-proxy to the backend, logging as the gateway does. */
+export function spawnProxy(upstreamUrl: string, logLevel: string): Promise<Child> {
+  return spawnChild({ name: 'proxy', args: ['scripts/bench/proxy.ts'], env: { UPSTREAM_URL: upstreamUrl, LOG_LEVEL: logLevel } });
+}
+
+export function spawnSink(): Promise<Child> {
+  return spawnChild({ name: 'OTLP sink', args: ['scripts/bench/sink.ts'], env: {} });
+}
+
+export interface GatewaySettings {
+  upstreamUrl: string;
+  logLevel: string;
+  /** Redis and limits on, every window raised so nothing is refused; in-memory without limits when absent. */
+  redisUrl?: string;
+  /** An OTLP endpoint: tracing on, every request sampled. */
+  otlpUrl?: string;
+  /** Another checkout to run the gateway of. */
+  dir?: string;
+}
+
+export function spawnGateway(name: string, s: GatewaySettings): Promise<Child> {
+  const big = '1000000000';
+  const store: Record<string, string> =
+    s.redisUrl === undefined
+      ? { RATE_LIMITS: 'off' }
+      : {
+          REDIS_URL: s.redisUrl,
+          RATE_LIMITS: 'on',
+          RATE_LIMIT_READ_PER_MINUTE: big,
+          RATE_LIMIT_READ_PER_DAY: big,
+          RATE_LIMIT_SEARCH_PER_MINUTE: big,
+          RATE_LIMIT_WRITE_PER_MINUTE: big,
+          RATE_LIMIT_WRITE_PER_DAY: big,
+        };
+  const dir = s.dir ?? '.';
+  return spawnChild({
+    name,
+    args: ['src/server.ts'],
+    cwd: dir,
+    nodeFlags: startFlags(dir),
+    readyPath: '/livez',
+    env: {
+      HOST: '127.0.0.1',
+      ADMIN_PORT: '0',
+      NODE_ENV: 'production',
+      UPSTREAM_URL: s.upstreamUrl,
+      UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
+      LOG_LEVEL: s.logLevel,
+      CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
+      CURSOR_SECRET: 'benchmark-cursor-secret-0123456789',
+      ...store,
+      ...(s.otlpUrl === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: s.otlpUrl, OTEL_TRACES_SAMPLER: 'always_on' }),
+    },
+  });
+}
+
+/** The node flags of `npm start` in checkout `dir`, so that each gateway runs as deployed. */
+export function startFlags(dir: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
   const words = (pkg.scripts?.start ?? '').split(/\s+/).filter((w) => w !== '');
   if (words[0] !== 'node' || words.at(-1) !== 'src/server.ts')
     throw new Error(`${dir}/package.json: start is not "node [flags] src/server.ts"`);
   return words.slice(1, -1);
 }
 
-/** CPU seconds (user + system) the process has used so far. */
+/**
+ * The tree of a git revision in a temporary directory, sharing this checkout's node_modules
+ * (a baseline whose dependencies differ needs its own checkout, installed). Removed at exit.
+ */
+export function checkoutRevision(rev: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-baseline-'));
+  execFileSync('sh', ['-c', `git archive --format=tar "$1" | tar -x -C "$2"`, 'sh', rev, dir]);
+  if (!existsSync(join(dir, 'src/server.ts'))) throw new Error(`${rev} has no src/server.ts`);
+  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** CPU seconds (user + system) the process has used so far, all its threads. */
 export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces) start at field 3.
+  // The fields after the command name (which may hold spaces); utime and stime are 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return (utime + stime) / TICKS_PER_SECOND;
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-/**
- * Read and write system calls the process (all its threads) has made so far, from
- * /proc/<pid>/io. Unlike CPU time they do not change with the machine's speed: a change that
- * saves a socket or log write per request shows here exactly, however noisy the CPU figures.
- */
-export function systemCalls(pid: number): { reads: number; writes: number } {
-  const fields = new Map(
-    readFileSync(`/proc/${pid}/io`, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => line.split(': ') as [string, string]),
-  );
-  return { reads: Number(fields.get('syscr')), writes: Number(fields.get('syscw')) };
-}
-
-/**
- * CPU seconds so far of the process's V8 worker threads: the optimising compilers and the
- * concurrent garbage collector. While code is still being compiled it is most of their time;
- * once the hot paths are optimised only concurrent marking is left, a few percent of a core.
- */
-export function v8WorkerCpuSeconds(pid: number): number {
-  let ticks = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    } catch {
-      continue; // the thread ended meanwhile
-    }
-    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'V8Worker') continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / TICKS_PER_SECOND;
-}
-
-export interface WarmUp {
-  passes: number;
-  seconds: number;
-  /** CPU seconds of the V8 worker threads over the whole warm-up. */
-  v8WorkerCpuSeconds: number;
-  /** Their share of a core over the last pass; settled when below the threshold. */
-  lastPassShare: number;
-  settled: boolean;
-}
-
-/**
- * Run `pass` (a load on the process) again and again until the process's JIT has settled: its
- * V8 worker threads below `quiet` of a core over a pass. It stops unsettled after `maxPasses`,
- * or before a pass that would end past `maxSeconds`, so a machine on which the compilers never
- * quieten still gets through the benchmark in its time.
- */
-export async function warmUntilSettled(
-  pid: number,
-  pass: () => Promise<void>,
-  quiet: number,
-  maxPasses: number,
-  maxSeconds = Number.POSITIVE_INFINITY,
-): Promise<WarmUp> {
-  const begun = performance.now();
-  const before = v8WorkerCpuSeconds(pid);
-  let passes = 0;
-  let share = Number.NaN;
-  let passSeconds = 0;
-  const elapsed = () => (performance.now() - begun) / 1000;
-  do {
-    const passBegun = performance.now();
-    const passBefore = v8WorkerCpuSeconds(pid);
-    await pass();
-    passes += 1;
-    passSeconds = (performance.now() - passBegun) / 1000;
-    share = (v8WorkerCpuSeconds(pid) - passBefore) / passSeconds;
-  } while (share >= quiet && passes < maxPasses && elapsed() + passSeconds <= maxSeconds);
-  return {
-    passes,
-    seconds: (performance.now() - begun) / 1000,
-    v8WorkerCpuSeconds: v8WorkerCpuSeconds(pid) - before,
-    lastPassShare: share,
-    settled: share < quiet,
-  };
-}
-
-/** One line saying how a warm-up went. */
-export function describeWarmUp(who: string, w: WarmUp): string {
-  return `warm-up ${who}: ${w.passes} pass(es) in ${w.seconds.toFixed(0)} s; V8 workers ${w.v8WorkerCpuSeconds.toFixed(1)} s of CPU, ${(w.lastPassShare * 100).toFixed(0)}% of a core in the last pass${w.settled ? '' : ' (not settled: pass or time limit reached)'}`;
+/** Peak resident set size (VmHWM), MB. */
+export function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m === null ? Number.NaN : Number(m[1]) / 1024;
 }
 
 /** Whether util-linux's taskset is here to pin processes with. */
@@ -245,52 +232,7 @@ export function canPin(): boolean {
   }
 }
 
-/**
- * Bind every thread of a process (and the threads it starts later, which inherit it) to the
- * given CPUs, e.g. "0" or "1-3", with util-linux's taskset.
- */
+/** Bind every thread of a process (and those it starts later) to the CPUs given, e.g. "0" or "1-3". */
 export function pinToCpus(pid: number, cpus: string): void {
   execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
-}
-
-/**
- * A fixed piece of CPU work (JSON, strings, objects, SHA-256: what a request is made of) run in
- * a fresh process, optionally bound to `cpus`; returns the CPU milliseconds it took. Run before
- * each round, it says how fast the machine was then: the same work took from 1× to 2× as long
- * from one round to the next on the shared virtual machine these figures come from.
- */
-export function referenceWorkMs(cpus?: string): number {
-  const work = `
-    const { createHash } = require('node:crypto');
-    const doc = { id: 'x'.repeat(36), items: Array.from({ length: 20 }, (_, i) => ({ i, name: 'item ' + i, price: i * 0.37 })) };
-    const text = JSON.stringify(doc);
-    const run = (n) => { let h = 0; for (let k = 0; k < n; k++) { const o = JSON.parse(text); o.items.push({ i: k }); h ^= createHash('sha256').update(JSON.stringify(o)).digest()[0]; } return h; };
-    run(2000);
-    const before = process.cpuUsage();
-    run(10000);
-    const used = process.cpuUsage(before);
-    process.stdout.write(String((used.user + used.system) / 1000));
-  `;
-  const args = ['-e', work];
-  const out =
-    cpus === undefined
-      ? execFileSync(process.execPath, args, { encoding: 'utf8' })
-      : execFileSync('taskset', ['--cpu-list', cpus, process.execPath, ...args], { encoding: 'utf8' });
-  return Number(out);
-}
-
-/** Peak resident set size (VmHWM) in MB. */
-export function peakRssMb(pid: number): number {
-  return statusMb(pid, 'VmHWM');
-}
-
-/** Resident set size now (VmRSS) in MB. */
-export function rssMb(pid: number): number {
-  return statusMb(pid, 'VmRSS');
-}
-
-function statusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
-  return m === null ? Number.NaN : Number(m[1]) / 1024;
 }

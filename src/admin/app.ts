@@ -210,7 +210,7 @@ export async function buildAdminApp(services: AdminServices, config: AdminConfig
 
   const sandbox = services.sandbox;
   if (sandbox !== undefined) {
-    // The sandbox's world back to its seed without a restart (docs/sandbox.md#reset).
+    // The sandbox's world back to its seed without a restart (docs/contract/sandbox.md#reset).
     app.post('/sandbox/reset', async (request) => {
       authorize(request, 'write');
       const result = sandbox.reset();

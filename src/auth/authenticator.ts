@@ -48,7 +48,7 @@ export class KeyAuthenticator {
       ttl: Math.max(1, opts.ttlMs),
       // Read the clock on every lookup. lru-cache's default caches it for 1 ms behind a
       // one-shot timer, so a busy replica started a timer every millisecond or so just for this
-      // (docs/performance.md, change 24); a clock read costs less than a timer.
+      // (docs/performance.md, kept optimisations); a clock read costs less than a timer.
       ttlResolution: 0,
       // One backend call per key hash at a time, however many requests arrive together.
       fetchMethod: async (keyHash, _stale, { options, context }) => {

@@ -1,6 +1,6 @@
 /**
  * Shared cache of key verdicts, keyed by the key's SHA-256. Redis when the fleet shares one,
- * in-memory otherwise; both pass the same tests (test/auth/verdict-store.test.ts).
+ * in-memory otherwise; both pass the same tests (test/auth/verdict-store-behaviour.ts).
  *
  * A verdict carries the instant it was checked against the backend, so every layer (this
  * store, each replica's in-process LRU) can keep it only for what is left of the revocation

@@ -2,7 +2,7 @@
  * Single use of confirm tokens across replicas. The first execution claims the token id
  * atomically; its outcome is stored so that retries replay it (orders, backs) or are refused
  * (opinions). Redis when configured (one round trip: claim-or-read in a Lua script), memory for
- * the embedded default; both pass the same tests (test/confirm/claims.test.ts).
+ * the embedded default; both pass the same tests (test/confirm/claims-behaviour.ts).
  *
  * Redis trouble makes `claim` throw: the caller then refuses the write (fail closed), because
  * executing without a claim could run one action twice.

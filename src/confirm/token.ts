@@ -78,8 +78,7 @@ export class ConfirmTokens {
 
   /**
    * The claims of a genuine token issued to this caller for `action`, expired or not: the
-   * execution still has to answer a used token after its 5 minutes (docs/writes.md,
-   * "Verification"). Anything else is CONFIRM_TOKEN_INVALID, but with no keys at all, where no
+   * execution still has to answer a used token after its 5 minutes (docs/contract/writes.md#token-format). Anything else is CONFIRM_TOKEN_INVALID, but with no keys at all, where no
    * token can be checked (the configuration refuses a fleet without CONFIRM_KEYS; an embedder
    * may still build one): that is CONFIRM_UNAVAILABLE, as its previews are, so a client keeps a
    * token it may still use.

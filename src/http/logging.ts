@@ -3,10 +3,9 @@
  * written, at every level. Secrets travel in three places:
  *
  * - headers (`Authorization`, `Cookie`, the backend's service token) and confirm tokens in
- *   logged objects: `redactFields`, on the object and one level down. Pino's own `redact`
- *   option did this with paths, but its wildcard path cloned and walked every line's object,
- *   the request lines included: about 6% of an owner read's CPU
- *   (docs/performance.md);
+ *   logged objects: `redactFields`, on the object and one level down, rather than pino's
+ *   `redact` paths, whose wildcard clones and walks every line's object, the request lines
+ *   included (docs/performance.md, kept optimisations);
  * - URLs: a key or a confirm token pasted into a query string (`?api_key=opk_…`). The request
  *   serializer rewrites the URL it logs;
  * - free text: Fastify writes the URL into some messages and error messages (an unknown
@@ -20,7 +19,6 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import { destination } from 'pino';
 import type { Config } from '../config.ts';
 import { currentTraceLogFields } from '../tracing/hooks.ts';
-import { numberText } from './number-text.ts';
 
 /**
  * Query parameters whose values are secrets whatever they hold; a name is compared lower-cased,
@@ -233,23 +231,13 @@ type LogFn = (...args: unknown[]) => void;
 
 /**
  * Where lines go by default: stdout, each line written when it is logged, on the event loop's
- * own thread. Pino's default destination hands every write to libuv's thread pool and is
- * woken again when it is done; at the rates a replica mostly serves, that hand-off cost more
- * than the write itself (an owner read took 0.70×, 0.81× and 0.85× the CPU without it at
- * 300, 1,000 and 4,000 a second: docs/performance.md, change 18). A line logged just before
- * the event loop stalls is on stdout, not waiting for the loop. As with Node's own console on
- * files and pipes, a log collector that stops reading holds the replica up (docs/operations.md).
+ * own thread, rather than handed to libuv's thread pool: that hand-off cost more than the write
+ * itself at the rates a replica mostly serves. A line logged just before the event loop stalls
+ * is on stdout, not waiting for the loop. As with Node's own console on files and pipes, a log
+ * collector that stops reading holds the replica up (docs/operations.md).
  */
 function stdoutLines(): { write(line: string): void } {
   return destination({ dest: 1, sync: true });
-}
-
-/**
- * `,"time":<epoch ms>`, as pino's default time function writes it, but with a new number every
- * millisecond written without V8's number cache (number-text.ts).
- */
-export function epochTime(): string {
-  return `,"time":${numberText(Date.now())}`;
 }
 
 /** JSON logs with keys and tokens redacted wherever they can appear; `stream` is for tests. */
@@ -259,7 +247,6 @@ export function loggerOptions(config: Pick<Config, 'LOG_LEVEL'>, stream?: { writ
   return {
     ...(traceFields === null ? {} : { mixin: traceFields }),
     level: config.LOG_LEVEL,
-    timestamp: epochTime,
     serializers: { req: serializeRequest },
     hooks: {
       logMethod(this: unknown, args: unknown[], method: LogFn) {

@@ -4,7 +4,6 @@
  * delay until every refusing window admits a request again.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { numberText } from '../http/number-text.ts';
 import type { Consumption, WindowUse } from './store.ts';
 import { DAY_MS, MINUTE_MS, type WindowName } from './windows.ts';
 
@@ -30,10 +29,9 @@ export function decide(c: Consumption): Decision {
   );
   const headers: Record<string, string> = {};
   if (binding !== undefined) {
-    headers['x-ratelimit-limit'] = numberText(binding.spec.limit);
-    // A new count on every request: written without V8's number cache (number-text.ts).
-    headers['x-ratelimit-remaining'] = numberText(Math.max(0, binding.spec.limit - binding.count));
-    headers['x-ratelimit-reset'] = numberText(Math.ceil(freesInMs(binding, c.now) / 1000));
+    headers['x-ratelimit-limit'] = String(binding.spec.limit);
+    headers['x-ratelimit-remaining'] = String(Math.max(0, binding.spec.limit - binding.count));
+    headers['x-ratelimit-reset'] = String(Math.ceil(freesInMs(binding, c.now) / 1000));
   }
   if (c.allowed) return { allowed: true, headers, retryAfter: 0, refusedBy: null };
 
@@ -48,7 +46,7 @@ export function decide(c: Consumption): Decision {
     }
   }
   const retryAfter = Math.max(1, Math.ceil(wait / 1000));
-  headers['retry-after'] = numberText(retryAfter);
+  headers['retry-after'] = String(retryAfter);
   return { allowed: false, headers, retryAfter, refusedBy };
 }
 

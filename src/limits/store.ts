@@ -2,7 +2,7 @@
  * Rate-limit stores: consume one request from every window that applies, atomically, or from
  * none (a request refused with 429 consumes nothing). Redis does it in one round trip (a Lua
  * script using the server's clock, so replicas' clocks do not matter); memory does the same
- * for the embedded default. Both pass test/limits/store.test.ts.
+ * for the embedded default. Both pass test/limits/store-behaviour.ts.
  *
  * Why not @fastify/rate-limit here: its store answers one fixed window per increment, so it
  * cannot check a sliding minute, a calendar day and a shared search budget in one atomic step,

@@ -11,7 +11,7 @@
  * V8's GC profiler (`v8.GCProfiler`), which creates no JS object per collection, was used here
  * for a while and dropped: a stopped profiler goes on recording every collection into native
  * memory until a full collection frees it, so swapping profilers to read them made a replica
- * grow by hundreds of megabytes between full collections (docs/performance.md, change 23).
+ * grow by hundreds of megabytes between full collections.
  */
 import { createRequire } from 'node:module';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';

@@ -18,7 +18,7 @@ export interface KillSwitchGateOptions {
 
 const killSwitchGate: FastifyPluginAsync<KillSwitchGateOptions> = async (app, opts) => {
   const { killSwitch } = opts;
-  // Callback style, as every hook that waits for nothing (docs/performance.md, change 27).
+  // Callback style, as every hook that waits for nothing (docs/performance.md, kept optimisations).
   app.addHook('onRequest', function killSwitchGate(request, _reply, done) {
     if (killSwitch.current().mode === 'all' && surfaceOf(request) !== 'other') {
       done(new ApiError('SERVICE_DISABLED'));

@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
 import { NO_STORE, surfaceOf } from '../http/paths.ts';
 
 const noStore: FastifyPluginAsync = async (app) => {
-  // Callback style, as every hook that waits for nothing (docs/performance.md, change 27).
+  // Callback style, as every hook that waits for nothing (docs/performance.md, kept optimisations).
   app.addHook('onRequest', function noStore(request, reply, done) {
     if (surfaceOf(request) !== 'other') reply.header('cache-control', NO_STORE);
     done();

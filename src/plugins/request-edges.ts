@@ -37,7 +37,7 @@ export function requestEdgeFault(req: Pick<IncomingMessage, 'rawHeaders' | 'url'
 }
 
 const requestEdges: FastifyPluginAsync = async (app) => {
-  // Callback style, as every hook that waits for nothing (docs/performance.md, change 27).
+  // Callback style, as every hook that waits for nothing (docs/performance.md, kept optimisations).
   app.addHook('onRequest', function requestEdges(request, _reply, done) {
     done(requestEdgeFault(request.raw) ?? undefined);
   });

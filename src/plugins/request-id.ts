@@ -11,7 +11,7 @@ import { REQUEST_ID_HEADER } from '../http/request-id.ts';
 
 const requestId: FastifyPluginAsync = async (app) => {
   // Callback style: an async hook would cost every request a promise and a turn of the
-  // microtask queue for a hook that waits for nothing (docs/performance.md, change 27).
+  // microtask queue for a hook that waits for nothing (docs/performance.md, kept optimisations).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();

@@ -15,7 +15,7 @@ export interface RequestMetricsOptions {
 
 const requestMetrics: FastifyPluginAsync<RequestMetricsOptions> = async (app, opts) => {
   const { metrics } = opts;
-  // Callback style, as every hook that waits for nothing (docs/performance.md, change 27).
+  // Callback style, as every hook that waits for nothing (docs/performance.md, kept optimisations).
   app.addHook('onResponse', (request, reply, done) => {
     // The route is read once: routeOptions builds a new object on every read.
     const route = request.routeOptions.url;

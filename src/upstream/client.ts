@@ -153,7 +153,7 @@ export class UpstreamClient {
         // deadline, which starts first and lasts as long, so undici's timers of the same length
         // could never fire first. Off, each answer no longer leaves a timer in undici's timer
         // wheel until its next tick (up to a second): one object per request promoted to the
-        // old generation, and more frequent full collections (docs/performance.md).
+        // old generation, and more frequent full collections (docs/performance.md, kept optimisations).
         connect: { timeout: Math.min(opts.connectTimeoutMs, opts.timeoutMs) },
         headersTimeout: 0,
         bodyTimeout: 0,
@@ -245,7 +245,7 @@ export class UpstreamClient {
 
     // The whole-call deadline is a timer cleared when the call ends. AbortSignal.timeout() would
     // leave every call's timer to fire later, on a signal nobody listens to any more: measured
-    // as a few percent of an owner read's CPU (docs/performance.md).
+    // as a few percent of an owner read's CPU (docs/performance.md, kept optimisations).
     const deadline = new Deadline(this.#opts.timeoutMs);
     try {
       return await this.#attempts(ctx, out, ticket, deadline);

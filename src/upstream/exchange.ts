@@ -2,10 +2,8 @@
  * One HTTP exchange with the backend, and the deadline that bounds a whole call.
  *
  * The exchange goes through undici's `dispatch()` with a handler that collects the body as it
- * arrives. undici's `request()` would give the same answer, but wraps every response in a
- * Node Readable stream, an AsyncResource and an AbortSignal listener, which the client only
- * reads to the end into one string: in the owner read's CPU profile that wrapping cost more
- * than the gateway's own validation and mapping together (docs/performance.md, change 8).
+ * arrives, rather than `request()`, whose per-response stream, AsyncResource and AbortSignal
+ * listener the client would only read into one string (docs/performance.md, kept optimisations).
  * The dispatcher's limits (connect timeout, maximum response size) apply the same either way:
  * they live in the dispatcher, not in the API used to call it.
  *

@@ -100,7 +100,7 @@ const optionalText = z.string().optional();
  * for Indonesian), any of which may be missing. The known tags hold strings when present;
  * unknown tags are tolerated and dropped, as nothing reads them. An object of optional keys, not
  * a record of strings: zod compiles an object's checks, which validates a map about six times
- * faster, and lists carry two or more maps per item (docs/performance.md, change 17).
+ * faster, and lists carry two or more maps per item (docs/performance.md, kept optimisations).
  */
 export const LocaleText = z.object(
   Object.fromEntries(APP_LOCALE_TAGS.map((tag) => [tag, optionalText])) as Record<AppLocaleTag, typeof optionalText>,

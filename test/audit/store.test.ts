@@ -1,98 +1,12 @@
 /**
  * Where audit records are kept for queries (src/audit/store.ts) and how the trail treats them
- * (src/audit/trail.ts): the Redis Stream trimmed by age against an injected clock, filtered
- * newest first; the in-memory ring; a store that fails never fails the write, and is counted.
+ * (src/audit/trail.ts): the in-memory ring; a store that fails never fails the write, and is
+ * counted. The Redis Stream is in store.redis.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
-import { killSwitchRecord, type AuditRecord } from '../../src/audit/record.ts';
-import { auditStreamKey, MemoryAuditStore, RedisAuditStream, type AuditStore } from '../../src/audit/store.ts';
+import { describe, expect, it } from 'vitest';
+import { MemoryAuditStore, type AuditStore } from '../../src/audit/store.ts';
 import { AuditTrail } from '../../src/audit/trail.ts';
-import { hashTagOf } from '../../src/store/redis.ts';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
-import { validRecord } from '../helpers/audit.ts';
-
-const HOUR = 3_600_000;
-
-function rec(n: number, over: Partial<AuditRecord> = {}): AuditRecord {
-  return {
-    ...killSwitchRecord({
-      time: Date.parse('2026-11-28T10:00:00Z') + n,
-      requestId: `req-${n}`,
-      traceId: null,
-      mode: 'off',
-      by: 'test',
-      reason: `r${n}`,
-      remote: null,
-      outcome: 'executed',
-      errorCode: null,
-    }),
-    ...over,
-  };
-}
-const order = (n: number, user: string, key: string): AuditRecord =>
-  rec(n, {
-    action: 'place_order',
-    surface: 'rest',
-    user_id: user,
-    key_id: key,
-    confirmation: 'token',
-    kill_switch: null,
-    confirm_token_id: `jti-${n}`,
-    backend_ref: `order-${n}`,
-  });
-
-let redis: Redis;
-const prefix = testPrefix('audit');
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-afterAll(async () => {
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-});
-
-describe('the Redis Stream', () => {
-  it('lives under the key prefix, in a hash slot of its own tag', () => {
-    expect(auditStreamKey('openpm:')).toBe('openpm:{audit}:stream');
-    expect(hashTagOf(auditStreamKey('openpm:'))).toBe('audit');
-  });
-
-  it('trims, on each append, what is older than the retention by the injected clock', async () => {
-    const base = Date.now();
-    let now = base;
-    const stream = new RedisAuditStream(redis, { prefix: `${prefix}trim:`, retentionMs: 168 * HOUR, now: () => now });
-    expect(stream.minId()).toBe(`${base - 168 * HOUR}-0`);
-    // Records written 200, 100 and 1 hours ago (stream ids are the time Redis took them).
-    for (const [age, n] of [
-      [200, 1],
-      [100, 2],
-      [1, 3],
-    ] as const) {
-      await redis.xadd(stream.key, `${base - age * HOUR}-0`, 'u', '', 'k', '', 'a', 'kill_switch', 'r', JSON.stringify(rec(n)));
-    }
-    await stream.append(rec(4));
-    expect((await stream.query({ limit: 10 })).map((r) => r.request_id)).toEqual(['req-4', 'req-3', 'req-2']);
-    // 70 hours on, the one written 100 hours before the start is past the 168 hours.
-    now = base + 70 * HOUR;
-    await stream.append(rec(5));
-    expect((await stream.query({ limit: 10 })).map((r) => r.request_id)).toEqual(['req-5', 'req-4', 'req-3']);
-  });
-
-  it('answers newest first, filtered by user, key and action, across more entries than one page', async () => {
-    const stream = new RedisAuditStream(redis, { prefix: `${prefix}query:`, retentionMs: HOUR, now: Date.now });
-    for (let i = 0; i < 450; i += 1) await stream.append(order(i, i % 3 === 0 ? 'alice' : 'bob', i % 2 === 0 ? 'k-even' : 'k-odd'));
-    await stream.append(rec(999));
-    const alice = await stream.query({ userId: 'alice', limit: 1000 });
-    expect(alice).toHaveLength(150);
-    expect(alice[0]?.request_id).toBe('req-447');
-    expect(alice.at(-1)?.request_id).toBe('req-0');
-    for (const r of alice) validRecord(r);
-    expect((await stream.query({ userId: 'alice', keyId: 'k-odd', limit: 2 })).map((r) => r.request_id)).toEqual(['req-447', 'req-441']);
-    expect((await stream.query({ action: 'kill_switch', limit: 5 })).map((r) => r.request_id)).toEqual(['req-999']);
-    expect(await stream.query({ limit: 3 })).toHaveLength(3);
-  });
-});
+import { order, rec, validRecord } from '../helpers/audit.ts';
 
 describe('the in-memory ring', () => {
   it('keeps the last records only, newest first, filtered', async () => {

@@ -1,91 +1,81 @@
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from '../../src/confirm/claims.ts';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
-
-let redis: Redis;
-let redis2: Redis;
-const prefix = testPrefix('claims');
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-  redis2 = await connectTestRedis();
-});
-afterAll(async () => {
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-  redis2.disconnect();
-});
+/**
+ * The in-memory claim store of the embedded default: the shared behaviour, then on an injected clock: claims and outcomes
+ * expire to the millisecond, the periodic sweep drops only what has expired, and a stored
+ * outcome is never mistaken for a claim in progress.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryClaimStore } from '../../src/confirm/claims.ts';
+import { claimStoreBehaviour } from './claims-behaviour.ts';
 
 const outcome = { status: 201, body: { id: 'o1', replayed: false } };
-let n = 0;
-const jti = () => `jti-${Date.now()}-${n++}`;
 
-describe.each([
-  ['memory', () => [new MemoryClaimStore(), null] as const],
-  // Two connections stand for two replicas sharing one Redis.
-  ['redis', () => [new RedisClaimStore(redis, prefix), new RedisClaimStore(redis2, prefix)] as const],
-])('%s claim store', (_name, make) => {
-  it('grants the first claim only; later ones see pending, then the stored outcome', async () => {
-    const [a, b] = make();
-    const other: ClaimStore = b ?? a;
-    const id = jti();
-    expect(await a.claim(id, 10_000, 'o1')).toEqual({ state: 'acquired' });
-    expect(await other.claim(id, 10_000, 'o2')).toEqual({ state: 'pending' });
-    expect(await other.peek(id)).toEqual({ state: 'pending' });
-    await a.complete(id, outcome, 10_000);
-    expect(await other.claim(id, 10_000, 'o2')).toEqual({ state: 'done', outcome });
-    expect(await other.peek(id)).toEqual({ state: 'done', outcome });
+function clocked(t = 1_000) {
+  const clock = { t };
+  return { clock, store: new MemoryClaimStore(() => clock.t) };
+}
+
+{
+  const { clock, store } = clocked();
+  claimStoreBehaviour('memory', {
+    make: () => [store, null],
+    pass: async (ms) => {
+      clock.t += ms;
+    },
+  });
+}
+
+describe('memory claim store on its clock', () => {
+  it('keeps a claim until exactly its TTL, then grants it again', async () => {
+    const { clock, store } = clocked();
+    expect(await store.claim('j', 500, 'a')).toEqual({ state: 'acquired' });
+    clock.t += 499;
+    expect(await store.claim('j', 500, 'b')).toEqual({ state: 'pending' });
+    expect(await store.peek('j')).toEqual({ state: 'pending' });
+    clock.t += 1;
+    expect(await store.peek('j')).toBeNull();
+    expect(await store.claim('j', 500, 'b')).toEqual({ state: 'acquired' });
   });
 
-  it('grants exactly one of many concurrent claims', async () => {
-    const [a, b] = make();
-    const id = jti();
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => ((i % 2 === 0 || b === null ? a : b) as ClaimStore).claim(id, 10_000, `o${i}`)),
-    );
-    expect(results.filter((r) => r.state === 'acquired')).toHaveLength(1);
-    expect(results.filter((r) => r.state === 'pending')).toHaveLength(49);
+  it('keeps an outcome for its own TTL, counted from when it was stored', async () => {
+    const { clock, store } = clocked();
+    await store.claim('j', 100, 'a');
+    clock.t += 90;
+    await store.complete('j', outcome, 1_000);
+    clock.t += 999;
+    expect(await store.claim('j', 100, 'b')).toEqual({ state: 'done', outcome });
+    clock.t += 1;
+    expect(await store.peek('j')).toBeNull();
   });
 
-  it('a released claim can be taken again; release never drops a stored outcome', async () => {
-    const [a] = make();
-    const id = jti();
-    await a.claim(id, 10_000, 'o1');
-    await a.release(id, 'o1');
-    expect(await a.peek(id)).toBeNull();
-    expect(await a.claim(id, 10_000, 'o1')).toEqual({ state: 'acquired' });
-    await a.complete(id, outcome, 10_000);
-    await a.release(id, 'o1');
-    expect(await a.peek(id)).toEqual({ state: 'done', outcome });
+  it('keeps outcome headers through storage', async () => {
+    const { store } = clocked();
+    const refused = { status: 409, body: { error: { code: 'TOPIC_CLOSED', message: 'closed' } }, headers: { 'retry-after': '1' } };
+    await store.claim('j', 100, 'a');
+    await store.complete('j', refused, 1_000);
+    expect(await store.peek('j')).toEqual({ state: 'done', outcome: refused });
   });
 
-  it('forgets a claim after its TTL', async () => {
-    const [a] = make();
-    const id = jti();
-    await a.claim(id, 50, 'o1');
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await a.peek(id)).toBeNull();
+  it('does not release a claim that has expired and been taken by someone else', async () => {
+    const { clock, store } = clocked();
+    await store.claim('j', 100, 'a');
+    clock.t += 100;
+    await store.claim('j', 100, 'b');
+    await store.release('j', 'a');
+    expect(await store.peek('j')).toEqual({ state: 'pending' });
   });
-});
 
-describe('redis claim store with Redis down', () => {
-  it('throws instead of granting a claim', async () => {
-    const { connectRedis } = await import('../../src/store/redis.ts');
-    const dead = connectRedis({ url: 'redis://127.0.0.1:1', commandTimeoutMs: 100 });
-    dead.on('error', () => {});
-    await expect(new RedisClaimStore(dead, prefix).claim('x', 1000, 'o1')).rejects.toThrow();
-    dead.disconnect();
-  });
-});
-
-describe('claim owners', () => {
-  it("release gives back only the releasing owner's claim", async () => {
-    const s = new MemoryClaimStore();
-    await s.claim('j', 10_000, 'first');
-    await s.release('j', 'someone-else');
-    expect(await s.peek('j')).toEqual({ state: 'pending' });
-    await s.release('j', 'first');
-    expect(await s.peek('j')).toBeNull();
+  it('sweeps only expired entries when it runs, however many there are', async () => {
+    const { clock, store } = clocked();
+    await store.claim('live', 1_000_000, 'a');
+    await store.claim('done', 1_000_000, 'a');
+    await store.complete('done', outcome, 1_000_000);
+    for (let i = 0; i < 1100; i++) {
+      await store.claim(`short-${i}`, 10, 'x');
+      clock.t += 1;
+    }
+    expect(await store.peek('live')).toEqual({ state: 'pending' });
+    expect(await store.peek('done')).toEqual({ state: 'done', outcome });
+    expect(await store.peek('short-1099')).toEqual({ state: 'pending' });
+    expect(await store.peek('short-0')).toBeNull();
   });
 });

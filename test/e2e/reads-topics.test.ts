@@ -31,7 +31,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** The open v21_lmsr predictions of the seeded world (docs/sandbox.md: 34 of them). */
+/** The open v21_lmsr predictions of the seeded world (docs/contract/sandbox.md#seeded-world: 34 of them). */
 const OPEN_LMSR = [
   MARKETS.aliceOpen,
   MARKETS.aliceSold,

@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox:reset` (docs/sandbox.md#reset): the gateway as `npm start` runs it, with its
+ * `npm run sandbox:reset` (docs/contract/sandbox.md#reset): the gateway as `npm start` runs it, with its
  * built-in sandbox, put back to the seed through its admin port without a restart, so the
  * README's quick-start order can be placed again.
  */

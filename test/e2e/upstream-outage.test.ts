@@ -16,8 +16,6 @@ const KEY = KEYS.aliceRead;
 const TIMEOUT_MS = 1_500;
 const THRESHOLD = 3;
 const COOLDOWN_MS = 1_000;
-/** "Fast": well under the timeout, with room for a busy machine's scheduling. */
-const FAST_MS = 400;
 
 let sandbox: Sandbox;
 let port = 0;
@@ -98,10 +96,9 @@ describe('a backend answering 503', () => {
     expect(reached).toBe(THRESHOLD * 3); // each GET: 1 attempt + 2 retries
 
     for (const path of [`${V1}/zones`, `${V1}/topics`, `${V1}/topics/${MARKETS.aliceOpen}`, `${V1}/me`, `${V1}/topics?type=poll`]) {
-      const { r, ms } = await timed(path);
-      expectInternal(r);
-      expect(ms).toBeLessThan(FAST_MS);
+      expectInternal((await timed(path)).r);
     }
+    // Refused by the open breaker: none of them reached the backend.
     expect(await met()).toBe(reached);
     await clearFaults();
     await recover();
@@ -120,9 +117,7 @@ describe('a backend answering 503', () => {
     await fault({ pathPrefix: '/internal/', status: 503, body: { errCode: 99999 } });
     for (let i = 0; i < THRESHOLD; i++) await stack.get(`${V1}/zones`, KEY);
     expect(breaker()).toBe('open');
-    const started = performance.now();
     const r = await stack.post(`${V1}/orders`, KEYS.aliceWrite, { confirm_token: token });
-    expect(performance.now() - started).toBeLessThan(FAST_MS);
     expectInternal(r);
     expect(await orders()).toBe(before);
 
@@ -142,16 +137,14 @@ describe('a backend that hangs', () => {
     for (let i = 0; i < THRESHOLD; i++) {
       const { r, ms } = await timed(`${V1}/zones`);
       expectInternal(r);
+      // Answered by the gateway's deadline, not by the backend's 5 s delay.
       expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
-      expect(ms).toBeLessThan(TIMEOUT_MS + 500);
+      expect(ms).toBeLessThan(5_000);
     }
     expect(breaker()).toBe('open');
     expect(await met()).toBe(THRESHOLD); // a timeout is never retried: the budget is spent
-    for (let i = 0; i < 10; i++) {
-      const { r, ms } = await timed(`${V1}/topics`);
-      expectInternal(r);
-      expect(ms).toBeLessThan(FAST_MS);
-    }
+    for (let i = 0; i < 10; i++) expectInternal((await timed(`${V1}/topics`)).r);
+    // Refused by the open breaker, without waiting on the hanging backend.
     expect(await met()).toBe(THRESHOLD);
     await clearFaults();
     await recover();
@@ -162,17 +155,9 @@ describe('a backend that is gone (closed)', () => {
   it('refused connections open the breaker; the backend back on its port is served again after the cool-down', async () => {
     await sandbox.close();
     try {
-      for (let i = 0; i < THRESHOLD; i++) {
-        const { r, ms } = await timed(`${V1}/zones`);
-        expectInternal(r);
-        expect(ms).toBeLessThan(TIMEOUT_MS); // refused at once, retried twice, then given up
-      }
+      for (let i = 0; i < THRESHOLD; i++) expectInternal((await timed(`${V1}/zones`)).r);
       expect(breaker()).toBe('open');
-      for (let i = 0; i < 10; i++) {
-        const { r, ms } = await timed(`${V1}/topics/${MARKETS.boosted}`);
-        expectInternal(r);
-        expect(ms).toBeLessThan(FAST_MS);
-      }
+      for (let i = 0; i < 10; i++) expectInternal((await timed(`${V1}/topics/${MARKETS.boosted}`)).r);
     } finally {
       // The backend comes back on the same port (also when an assertion above failed, so the
       // tests after this one still have a backend).

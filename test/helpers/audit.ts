@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { AUDIT_SCHEMA, type AuditRecord } from '../../src/audit/record.ts';
+import { AUDIT_SCHEMA, killSwitchRecord, type AuditRecord } from '../../src/audit/record.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../docs/audit-record.schema.json', import.meta.url), 'utf8')) as object;
 // `date-time` is also a pattern of the schema; Ajv only needs to know the format name.
@@ -43,3 +43,34 @@ export function recordsInFile(path: string): AuditRecord[] {
   }
   return recordsIn(text);
 }
+
+/** A kill-switch record numbered `n` (its time is 10:00 UTC plus n ms), with fields overridden. */
+export function rec(n: number, over: Partial<AuditRecord> = {}): AuditRecord {
+  return {
+    ...killSwitchRecord({
+      time: Date.parse('2026-11-28T10:00:00Z') + n,
+      requestId: `req-${n}`,
+      traceId: null,
+      mode: 'off',
+      by: 'test',
+      reason: `r${n}`,
+      remote: null,
+      outcome: 'executed',
+      errorCode: null,
+    }),
+    ...over,
+  };
+}
+
+/** An order record numbered `n`, for a user and key. */
+export const order = (n: number, user: string, key: string): AuditRecord =>
+  rec(n, {
+    action: 'place_order',
+    surface: 'rest',
+    user_id: user,
+    key_id: key,
+    confirmation: 'token',
+    kill_switch: null,
+    confirm_token_id: `jti-${n}`,
+    backend_ref: `order-${n}`,
+  });

@@ -66,6 +66,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     LOG_LEVEL: 'silent',
     CURSOR_SECRET: 'test-cursor-secret-0123456789',
     CONFIRM_KEYS: TEST_CONFIRM_KEYS,
+    // A test machine busy with parallel suites can hold an event loop up past the default 250 ms:
+    // that must not read as a Redis outage, so the suites that test outages set their own.
+    REDIS_COMMAND_TIMEOUT_MS: '2000',
     ...(opts.redis ? { REDIS_URL, REDIS_KEY_PREFIX: prefix } : {}),
     ...opts.env,
   });

@@ -4,89 +4,12 @@
  * needs the backend takes a per-second slot or gets 429 (Retry-After 1), a key refused before
  * gets the retry slot, and keys with a verdict already known, or no key at all, always pass.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeyHash } from '../../src/auth/authenticator.ts';
-import { ApiError } from '../../src/errors/api-error.ts';
-import { createAuthThrottle, perSecond } from '../../src/limits/auth-throttle.ts';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { perSecond } from '../../src/limits/auth-throttle.ts';
+import { ADMITTED, closeGateways, gateway } from './auth-throttle-harness.ts';
 
-interface Answer {
-  status: number;
-  body: { admitted?: true; error?: { code: string; message: string; details?: unknown } };
-  retryAfter?: string;
-}
-
-let apps: FastifyInstance[] = [];
-afterEach(async () => {
-  await Promise.all(apps.map((a) => a.close()));
-  apps = [];
-});
-
-/**
- * A gateway stand-in: POST /admit runs the throttle on the key in `x-key` (none: a missing key),
- * POST /fail records one failed authentication. `known` keys have a verdict somewhere,
- * `valid` ones a live valid verdict in this replica.
- */
-async function gateway(opts: {
-  perMinute: number;
-  totalPerMinute: number;
-  known?: string[];
-  valid?: string[];
-  redis?: Redis;
-  prefix?: string;
-}) {
-  const logs: { throttled?: string; msg: string }[] = [];
-  const stream = { write: (line: string) => logs.push(JSON.parse(line) as { throttled?: string; msg: string }) };
-  const app = Fastify({ logger: { level: 'warn', stream } });
-  apps.push(app);
-  const known = new Set(opts.known ?? []);
-  const valid = new Set(opts.valid ?? []);
-  const asked: string[] = [];
-  const throttle = await createAuthThrottle(app, {
-    perMinute: opts.perMinute,
-    totalPerMinute: opts.totalPerMinute,
-    authenticator: {
-      isKnownValid: (k) => valid.has(k),
-      hasVerdict: async (k) => {
-        asked.push(k);
-        return known.has(k) || valid.has(k);
-      },
-    },
-    redis: opts.redis ?? null,
-    prefix: opts.prefix ?? 'test:',
-  });
-  app.post('/admit', async (req, reply) => {
-    const key = req.headers['x-key'];
-    try {
-      // The throttle only ever sees a key's hash; the test's made-up keys stand for theirs.
-      await throttle.admit(req, typeof key === 'string' ? (key as KeyHash) : null);
-      return { admitted: true };
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-      return reply.code(err.status).send(err.toEnvelope());
-    }
-  });
-  app.post('/fail', async (req) => {
-    await throttle.recordFailure(req);
-    return {};
-  });
-  await app.ready();
-  const a = app;
-  const admit = async (ip: string, key?: string): Promise<Answer> => {
-    const res = await a.inject({ method: 'POST', url: '/admit', remoteAddress: ip, headers: key === undefined ? {} : { 'x-key': key } });
-    const retryAfter = res.headers['retry-after'];
-    return { status: res.statusCode, body: res.json(), ...(retryAfter === undefined ? {} : { retryAfter: String(retryAfter) }) };
-  };
-  const fail = async (ip: string, times: number) => {
-    for (let i = 0; i < times; i++) await a.inject({ method: 'POST', url: '/fail', remoteAddress: ip });
-  };
-  return { admit, fail, asked, logs };
-}
-
-const ADMITTED = { status: 200, body: { admitted: true } };
+afterEach(closeGateways);
 
 describe('auth throttle', () => {
   it('meters nothing while the address is within its budget', async () => {
@@ -210,34 +133,6 @@ describe('auth throttle', () => {
     expect(perSecond(60)).toBe(1);
     expect(perSecond(1)).toBe(1);
     expect(perSecond(0)).toBe(1);
-  });
-});
-
-describe('auth throttle on a shared Redis', () => {
-  let redis: Redis;
-  const prefix = testPrefix('auth-throttle');
-  beforeAll(async () => {
-    redis = await connectTestRedis();
-  });
-  afterAll(async () => {
-    await dropPrefix(redis, prefix);
-    redis.disconnect();
-  });
-
-  it('counts failures fleet-wide, under <prefix>auth-fail:', async () => {
-    const one = await gateway({ perMinute: 3, totalPerMinute: 1_000, redis, prefix });
-    const two = await gateway({ perMinute: 3, totalPerMinute: 1_000, redis, prefix });
-    await one.fail('10.0.0.1', 3);
-    expect((await two.admit('10.0.0.1', 'x')).status).toBe(200);
-    expect((await two.admit('10.0.0.1', 'y')).status).toBe(429);
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}auth-fail:*`, 'COUNT', 500);
-      keys.push(...found);
-      cursor = next;
-    } while (cursor !== '0');
-    expect(keys.length).toBeGreaterThan(0);
   });
 });
 

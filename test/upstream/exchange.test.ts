@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Deadline, exchange, type ExchangeRequest } from '../../src/upstream/exchange.ts';
 import { sleepUnless } from '../../src/upstream/resilience/retry.ts';
 import { realServer, type RealServer } from './helpers.ts';
@@ -91,13 +91,10 @@ describe('exchange', () => {
         closed = true;
       });
     });
-    const started = performance.now();
     const err = await exchange(agent(), get(s), new Deadline(80)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DOMException);
     expect((err as DOMException).name).toBe('TimeoutError');
-    expect(performance.now() - started).toBeLessThan(1_000);
-    await sleep(50);
-    expect(closed).toBe(true);
+    await vi.waitFor(() => expect(closed).toBe(true));
   });
 
   it('fails with the deadline while still queued for a connection, and never sends that request', async () => {
@@ -136,6 +133,13 @@ describe('exchange', () => {
 });
 
 describe('Deadline', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('calls its listeners once when it fires, and a late listener at once', async () => {
     const deadline = new Deadline(20);
     const heard: string[] = [];
@@ -143,7 +147,11 @@ describe('Deadline', () => {
     const removed = deadline.onExpire(() => heard.push('b'));
     removed();
     expect(deadline.reason).toBeNull();
-    await sleep(60);
+    vi.advanceTimersByTime(19);
+    expect(heard).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(heard).toEqual(['a:TimeoutError']);
+    vi.advanceTimersByTime(1_000);
     expect(heard).toEqual(['a:TimeoutError']);
     deadline.onExpire((r) => heard.push(`late:${r.message}`));
     expect(heard).toEqual(['a:TimeoutError', 'late:upstream call deadline reached']);
@@ -156,19 +164,26 @@ describe('Deadline', () => {
       fired = true;
     });
     deadline.clear();
-    await sleep(60);
+    vi.advanceTimersByTime(1_000);
     expect(fired).toBe(false);
     expect(deadline.reason).toBeNull();
   });
 
   it('sleepUnless: sleeps the whole wait, or wakes with false when the deadline fires first', async () => {
     const long = new Deadline(1_000);
-    expect(await sleepUnless(10, long)).toBe(true);
+    const whole = sleepUnless(10, long);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await whole).toBe(true);
     long.clear();
     const short = new Deadline(20);
-    const started = performance.now();
-    expect(await sleepUnless(1_000, short)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    let woke: boolean | null = null;
+    void sleepUnless(1_000, short).then((v) => {
+      woke = v;
+    });
+    await vi.advanceTimersByTimeAsync(19);
+    expect(woke).toBeNull();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(woke).toBe(false);
     expect(await sleepUnless(10, short)).toBe(false);
   });
 });

@@ -106,14 +106,14 @@ describe('GET retries', () => {
     }
   });
 
-  it('retries a refused connection, then gives up quickly (well inside the deadline)', async () => {
+  it('retries a refused connection, then gives up on the refusal, not on the deadline', async () => {
     nock.enableNetConnect('127.0.0.1');
     try {
       const port = await refusedPort();
       const c = makeClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5_000 });
-      const started = performance.now();
-      expect((await failure(c.call(ctx, { path: '/internal/x', schema: Thing }))).code).toBe('INTERNAL');
-      expect(performance.now() - started).toBeLessThan(1_000);
+      const err = await failure(c.call(ctx, { path: '/internal/x', schema: Thing }));
+      expect(err.code).toBe('INTERNAL');
+      expect(err.cause).not.toMatchObject({ name: 'TimeoutError' });
       expect(rec.lines.filter((l) => l.msg === 'upstream call failed; retrying')).toHaveLength(2);
       expect(rec.lines.at(-1)).toMatchObject({ level: 'error', msg: 'upstream call failed', obj: { attempts: 3 } });
       await c.close();
@@ -128,11 +128,11 @@ describe('GET retries', () => {
     const srv = await realServer((_req, res) => setTimeout(() => json(res, 503, ''), 120));
     try {
       const c = makeClient({ baseUrl: srv.url, timeoutMs: 400, retries: 5, backoff: { baseMs: 40, maxMs: 40, random: () => 1 } });
-      const started = performance.now();
       expect((await failure(c.call(ctx, { path: '/internal/x', schema: Thing }))).code).toBe('INTERNAL');
-      const elapsed = performance.now() - started;
-      expect(elapsed).toBeLessThan(400 + 150);
       expect(srv.hits).toBeLessThan(6);
+      // No retry was announced that the deadline left no room for: every announced one was sent.
+      const retries = rec.lines.filter((l) => l.msg === 'upstream answered a retryable status; retrying');
+      expect(srv.hits).toBe(retries.length + 1);
       await c.close();
     } finally {
       await srv.close();
@@ -145,9 +145,9 @@ describe('GET retries', () => {
     const srv = await realServer(() => {});
     try {
       const c = makeClient({ baseUrl: srv.url, timeoutMs: 200, retries: 2 });
-      const started = performance.now();
-      expect((await failure(c.call(ctx, { path: '/internal/x', schema: Thing }))).code).toBe('INTERNAL');
-      expect(performance.now() - started).toBeLessThan(200 + 300);
+      const err = await failure(c.call(ctx, { path: '/internal/x', schema: Thing }));
+      expect(err.code).toBe('INTERNAL');
+      expect(err.cause).toMatchObject({ name: 'TimeoutError' });
       expect(srv.hits).toBe(1);
       await c.close();
     } finally {

@@ -1,7 +1,7 @@
 /**
  * The shape shared by the three executing operations (POST /orders, /opinions, /backs): a body
  * of exactly `{confirm_token}`, the write scope and windows, and the execute-once protocol around
- * the action (verify, claim once across replicas, run, store the outcome; docs/writes.md). Each
+ * the action (verify, claim once across replicas, run, store the outcome; docs/contract/writes.md#claims). Each
  * execution declares only what differs: its confirm action, its retry policy, the parameters its
  * token binds and the backend call that performs it.
  */

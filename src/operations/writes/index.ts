@@ -1,4 +1,4 @@
-/** The six write-scope operations (docs/contract/writes.md#write-operations): three previews, three executions (docs/writes.md). */
+/** The six write-scope operations (docs/contract/writes.md#write-operations): three previews, three executions (docs/contract/writes.md#implementation). */
 import type { Operation } from '../operation.ts';
 import { backOpinion } from './back-opinion.ts';
 import { placeOrder } from './place-order.ts';

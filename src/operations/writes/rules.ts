@@ -1,6 +1,6 @@
 /**
  * The preview rules (docs/contract/writes.md#previews), as pure functions: which reason wins, and the figures of an
- * order's fill. The operations gather the facts from the backend; these decide. docs/writes.md
+ * order's fill. The operations gather the facts from the backend; these decide. docs/contract/writes.md
  * has the same tables in prose, and test/operations/writes/rules.test.ts holds them to it.
  */
 import Big from 'big.js';

@@ -1,5 +1,5 @@
 /**
- * Pieces shared by the six write operations (docs/contract/writes.md#two-phase-flow; docs/writes.md): issuing a
+ * Pieces shared by the six write operations (docs/contract/writes.md#two-phase-flow, #implementation): issuing a
  * confirm token for a preview, reading back what a token binds, the backend idempotency keys,
  * and the small reads every preview makes (the owner's coin balance, whether a topic is open).
  */

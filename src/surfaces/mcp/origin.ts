@@ -15,7 +15,7 @@ const FORBIDDEN_ORIGIN = {
 } as const;
 
 export function originGate(allowed: ReadonlySet<string>): onRequestHookHandler {
-  // Callback style, as every hook that waits for nothing (docs/performance.md, change 27): the
+  // Callback style, as every hook that waits for nothing (docs/performance.md, kept optimisations): the
   // refusal is sent from the hook, which then does not call done().
   return function checkOrigin(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     const origin = request.headers.origin;

@@ -26,7 +26,7 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
   const refusals = refusalMeter(pipeline);
   // The router ignores a trailing slash, so `/topics/` would answer the list: an empty path id
   // (a trailing or doubled slash) names no resource and is 404 (docs/contract/errors.md#request-errors).
-  // Callback style, as every hook that waits for nothing (docs/performance.md, change 27).
+  // Callback style, as every hook that waits for nothing (docs/performance.md, kept optimisations).
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     // Read as the router reads it: an absolute-form target (`GET http://host/open/v1/…`) is no
     // doubled slash.

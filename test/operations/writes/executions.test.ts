@@ -1,7 +1,7 @@
 /**
  * The three executing operations (POST /orders, /backs, /opinions) against a stub backend: what
  * each declares to the surfaces (tool name, path, retry policy, localisation), the backend call it
- * makes with the token's idempotency key (docs/writes.md), and, for opinions, the position and
+ * makes with the token's idempotency key (docs/contract/writes.md#claims), and, for opinions, the position and
  * fee checks made again at execution time.
  */
 import { describe, expect, it } from 'vitest';

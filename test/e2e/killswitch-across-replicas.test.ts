@@ -10,9 +10,9 @@ import { KEYS } from '../../sandbox/ids.ts';
 import { killAll, runCli, startGateway, within, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 
-const SERVICE_TOKEN = 'ops-killswitch-service-token';
+const SERVICE_TOKEN = 'killswitch-replicas-service-token';
 const ADMIN_TOKEN = 'ops-admin-token-0123456789';
-const prefix = testPrefix('ops-killswitch');
+const prefix = testPrefix('killswitch-replicas');
 
 let sandbox: Sandbox;
 let replicas: GatewayProcess[] = [];

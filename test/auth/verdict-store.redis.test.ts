@@ -1,12 +1,14 @@
 /**
- * The Redis verdict store on what it finds or is asked to keep at the edges: a TTL of nothing
+ * The verdict-store behaviour against Redis, the store with Redis unreachable, and what it finds or is asked to keep at the edges: a TTL of nothing
  * left is not written (and costs no failed command), and a value that is not a verdict reads as
  * a miss, so the caller asks the backend instead of trusting it.
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisVerdictStore } from '../../src/auth/verdict-store.ts';
+import { connectRedis } from '../../src/store/redis.ts';
 import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+import { valid, verdictStoreBehaviour } from './verdict-store-behaviour.ts';
 
 let redis: Redis;
 const prefix = testPrefix('verdict-edges');
@@ -19,6 +21,25 @@ beforeAll(async () => {
 afterAll(async () => {
   await dropPrefix(redis, prefix);
   redis.disconnect();
+});
+
+verdictStoreBehaviour('redis', {
+  make: () => new RedisVerdictStore(redis, prefix, { warn: () => {} }),
+  // Redis expires keys on its own clock.
+  pass: (ms) => new Promise((r) => setTimeout(r, ms)),
+});
+
+describe('redis verdict store with Redis unreachable', () => {
+  it('answers a miss, bounded by the command timeout, instead of hanging', async () => {
+    const dead = connectRedis({ url: 'redis://127.0.0.1:1', commandTimeoutMs: 100 });
+    dead.on('error', () => {});
+    const unreachable: string[] = [];
+    const store = new RedisVerdictStore(dead, prefix, { warn: (_o, m) => unreachable.push(m) });
+    expect(await store.get('e'.repeat(64))).toBeUndefined();
+    await store.set('e'.repeat(64), valid, 1000);
+    expect(unreachable).toEqual(['verdict cache read failed', 'verdict cache write failed']);
+    dead.disconnect();
+  });
 });
 
 describe('redis verdict store edges', () => {

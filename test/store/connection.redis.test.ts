@@ -5,7 +5,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defineScript, probeRedis, redisReady } from '../../src/store/redis.ts';
 import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
 
@@ -40,16 +40,32 @@ function client(port: number): Redis {
   return c;
 }
 
+/** A promise's value once it has settled (undefined until then). */
+function settled<T>(p: Promise<T>): { value: T | undefined } {
+  const box: { value: T | undefined } = { value: undefined };
+  void p.then((v) => {
+    box.value = v;
+  });
+  return box;
+}
+
 describe('redisReady', () => {
   it('answers true at once for a ready connection', async () => {
     expect(await redisReady(redis, 50)).toBe(true);
   });
 
   it('gives up after the timeout when the server never becomes ready', async () => {
-    const started = Date.now();
-    expect(await redisReady(client(stalledPort), 300)).toBe(false);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const c = client(stalledPort);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const ready = settled(redisReady(c, 300));
+      await vi.advanceTimersByTimeAsync(299);
+      expect(ready.value).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(ready.value).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -58,10 +74,18 @@ describe('probeRedis', () => {
     expect(await probeRedis(redis, 1_000)).toBe(true);
   });
 
-  it('is false within the timeout for a stalled server', async () => {
-    const started = Date.now();
-    expect(await probeRedis(client(stalledPort), 300)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(2_000);
+  it('is false at the timeout for a stalled server', async () => {
+    const c = client(stalledPort);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const probed = settled(probeRedis(c, 300));
+      await vi.advanceTimersByTimeAsync(299);
+      expect(probed.value).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(probed.value).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is false, not an exception, for a closed connection', async () => {
