@@ -5,7 +5,7 @@
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner', './stryker.ignorers.mjs'],
-  ignorers: ['operation-text'],
+  ignorers: ['operation-text', 'equivalent'],
   vitest: {
     configFile: 'vitest.stryker.config.ts',
     // The end-to-end suites reach the operations over HTTP, not by importing them.

@@ -44,6 +44,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One file at a time: Stryker already runs two workers, and the end-to-end suites that count
+    // requests across several gateways must not compete with other files for the cores.
+    fileParallelism: false,
     sequence: { sequencer: UnitFirst },
     reporters: ['default'],
   },

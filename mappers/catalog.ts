@@ -1,7 +1,7 @@
 /** Category channels, zones and contests (docs/contract/resources.md#catalog). */
 import type { z } from 'zod';
 import type { Category, CategoryList, Contest, Zone, ZoneList } from '../src/contract/index.ts';
-import { pickText } from '../src/i18n/index.ts';
+import { pickText } from '../src/i18n/text.ts';
 import type {
   Category as UpstreamCategory,
   CategoryList as UpstreamCategoryList,

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { AuthorPositionLabel, Comment, CommentList } from '../src/contract/index.ts';
-import { pickText } from '../src/i18n/index.ts';
+import { pickText } from '../src/i18n/text.ts';
 import type { Opinion, OpinionPage, PollComment, PollCommentPage } from '../src/upstream/internal-api.ts';
 import { urls, type MapContext } from './context.ts';
 import { toList } from './lists.ts';

@@ -3,7 +3,7 @@
  * and the one place that knows the app's page paths (docs/contract/resources.md#resource-urls: every resource carries a
  * human-visitable `url`). docs/conventions.md lists the same patterns.
  */
-import type { Language } from '../src/i18n/index.ts';
+import type { Language } from '../src/i18n/languages.ts';
 
 export type MapContext = { lang: Language; webBaseUrl: string };
 

@@ -39,26 +39,20 @@ export function withoutRounding(value: number, places: number): string | null {
   const text = String(value);
   if (text.includes('e')) return null;
   const dot = text.indexOf('.');
-  // Stryker disable next-line EqualityOperator: a number's text never starts with its point, so dot is never 0
   const decimals = dot < 0 ? 0 : text.length - dot - 1;
   if (decimals > places) return null;
   if (places === 0) return text;
-  // Stryker disable next-line EqualityOperator: a number's text never starts with its point, so dot is never 0
   return dot < 0 ? `${text}.${'0'.repeat(places)}` : `${text}${'0'.repeat(places - decimals)}`;
 }
 
 /** `value` rounded to exactly `places` decimals, as a string such as "-12.3400". */
-// Stryker disable next-line StringLiteral: without a mode, big.js rounds half up by the constructor's own default
 export function decFixed(value: DecimalSource, places: number, mode: RoundingMode = 'half-up'): string {
-  // Stryker disable all: a shortcut only; without it big.js gives the same text (the property test holds them equal)
   if (typeof value === 'number') {
     const plain = withoutRounding(value, places);
     if (plain !== null) return plain;
   }
-  // Stryker restore all
   const text = toBig(value).toFixed(places, MODES[mode]);
   // big.js keeps the sign of a result that rounds to zero ("-0.0000"); the contract does not.
-  // Stryker disable next-line Regex: a minus sign can only come first in big.js output, so dropping the anchor changes nothing
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
 
@@ -94,7 +88,6 @@ export function decRatio(numerator: DecimalSource, denominator: DecimalSource, p
 }
 
 /** a × b rounded to `places` (half away from zero unless said); the product itself is exact. */
-// Stryker disable next-line StringLiteral: without a mode, big.js rounds half up by the constructor's own default
 export function decProduct(a: DecimalSource, b: DecimalSource, places: number = 4, mode: RoundingMode = 'half-up'): string {
   return decFixed(toBig(a).times(toBig(b)), places, mode);
 }

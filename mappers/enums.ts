@@ -52,11 +52,6 @@ export function mechanism(model: PricingModel): Mechanism {
   return MECHANISM[model];
 }
 
-/** The contract's mechanism → the backend's pricing model (for list and search filters). */
-export function pricingModel(mech: Mechanism): PricingModel {
-  return mech === 'v2_share' ? 'SHARE_POOL' : 'LMSR';
-}
-
 /**
  * App account types are integers: 1 user, 2 official, 3 bot. The backend schema admits any
  * integer; an unknown one is shown as an ordinary `user`, the type that claims nothing.

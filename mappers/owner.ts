@@ -20,7 +20,7 @@ import type {
   PositionStatus,
   WatchlistItem,
 } from '../src/contract/index.ts';
-import { pickText } from '../src/i18n/index.ts';
+import { pickText } from '../src/i18n/text.ts';
 import type {
   BackRecord,
   CreatedItem,

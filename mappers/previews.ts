@@ -5,7 +5,7 @@
  */
 import { withAliases } from '../src/contract/aliases.ts';
 import type { BackSummary, OpinionSummary, OrderSummary } from '../src/contract/index.ts';
-import { pickText } from '../src/i18n/index.ts';
+import { pickText } from '../src/i18n/text.ts';
 import type { MarketDetail, Opinion, OpinionDetail, Quote } from '../src/upstream/internal-api.ts';
 import type { MapContext } from './context.ts';
 import { dec4, dec6, decDifference, guaranteedPayout } from './decimal.ts';

@@ -11,8 +11,3 @@ const MAX_RFC3339_MS = 253_402_300_799_999;
 export function toTimestamp(epochMs: number): string {
   return new Date(Math.min(Math.max(epochMs, 0), MAX_RFC3339_MS)).toISOString();
 }
-
-/** toTimestamp, or undefined for a missing time (for fields that are absent until set). */
-export function toTimestampOrUndefined(epochMs: number | null): string | undefined {
-  return epochMs === null ? undefined : toTimestamp(epochMs);
-}

@@ -21,7 +21,7 @@ import type {
   TopicCard,
   UserTopicList,
 } from '../src/contract/index.ts';
-import { pickText } from '../src/i18n/index.ts';
+import { pickText } from '../src/i18n/text.ts';
 import type {
   CreatedPage,
   MarketDetail,

@@ -5,7 +5,7 @@
  */
 import { withAliases } from '../src/contract/aliases.ts';
 import type { Back, Order, OwnerOpinion } from '../src/contract/index.ts';
-import { pickText } from '../src/i18n/index.ts';
+import { pickText } from '../src/i18n/text.ts';
 import type { PlacedBack, PlacedOrder, PublishedOpinion } from '../src/upstream/internal-api.ts';
 import { urls, type MapContext } from './context.ts';
 import { dec4, dec6, guaranteedPayout } from './decimal.ts';

@@ -6,7 +6,7 @@
  * are merged).
  *
  * Score per file, as Stryker counts it: (killed + timed out) / (killed + timed out + survived
- * + no coverage). Mutants disabled in the source as equivalent (and the texts stryker.ignorers.mjs
+ * + no coverage). Mutants listed as equivalent in stryker.ignorers.mjs (and the texts it
  * leaves out) are counted apart, not scored.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -80,7 +80,7 @@ export function renderSection(report: Report, ranAt: Date, runs = 1): string {
   );
   const below = rows.filter((r) => (score(r) ?? 100) < TARGET);
   const lines = [
-    `Last run: ${ranAt.toISOString().slice(0, 16).replace('T', ' ')} UTC${runs > 1 ? ` (${runs} runs of this configuration over disjoint modules, merged)` : ''}. Score = (killed + timed out) / (killed + timed out + survived + no coverage); mutants disabled in the source as equivalent, and operation texts and log lines, are not scored.`,
+    `Last run: ${ranAt.toISOString().slice(0, 16).replace('T', ' ')} UTC${runs > 1 ? ` (${runs} runs of this configuration over disjoint modules, merged)` : ''}. Score = (killed + timed out) / (killed + timed out + survived + no coverage); mutants listed as equivalent in stryker.ignorers.mjs, and operation texts and log lines, are not scored.`,
     '',
     '| Module | Score | Killed | Timed out | Survived | No coverage | Not scored |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',

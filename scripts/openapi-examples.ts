@@ -2,7 +2,7 @@
  * Captures the examples of the OpenAPI document from real answers: it starts the sandbox backend
  * and gateways in this process (fixed clock, fixed secrets), calls every operation, success and
  * failure, and keeps what they answered. `npm run openapi` writes the result to
- * src/http/openapi-examples.json before it writes docs/openapi.json; a test captures again and
+ * src/surfaces/rest/openapi-examples.json before it writes docs/openapi.json; a test captures again and
  * compares, so the examples cannot drift from what the gateway really says.
  *
  * Volatile values are normalised: confirm tokens (random `jti`, long) become one readable
@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { configFrom, type Config } from '../src/config.ts';
 import { ErrorEnvelope } from '../src/contract/common.ts';
-import type { Example, OpenApiExamples, OperationExamples } from '../src/http/openapi.ts';
+import type { Example, OpenApiExamples, OperationExamples } from '../src/surfaces/rest/openapi.ts';
 import {
   CATEGORIES,
   CONTESTS,
@@ -581,7 +581,7 @@ function normalise(examples: OpenApiExamples, tokens: Set<string>): OpenApiExamp
   return JSON.parse(text) as OpenApiExamples;
 }
 
-export const EXAMPLES_FILE = new URL('../src/http/openapi-examples.json', import.meta.url);
+export const EXAMPLES_FILE = new URL('../src/surfaces/rest/openapi-examples.json', import.meta.url);
 
 export function writeExamples(examples: OpenApiExamples): void {
   writeFileSync(EXAMPLES_FILE, `${JSON.stringify(examples, null, 2)}\n`);

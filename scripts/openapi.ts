@@ -1,10 +1,10 @@
 /**
  * `npm run openapi`: captures the examples from real sandbox answers
- * (src/http/openapi-examples.json), then writes the OpenAPI document to docs/openapi.json.
+ * (src/surfaces/rest/openapi-examples.json), then writes the OpenAPI document to docs/openapi.json.
  * Run it after changing an operation, a contract schema or an answer the examples show.
  */
 import { writeFileSync } from 'node:fs';
-import { buildOpenApi } from '../src/http/openapi.ts';
+import { buildOpenApi } from '../src/surfaces/rest/openapi.ts';
 import { OPERATIONS } from '../src/operations/index.ts';
 import { captureExamples, EXAMPLES_FILE, writeExamples } from './openapi-examples.ts';
 

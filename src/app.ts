@@ -16,8 +16,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.ts';
 import { parseTrustProxy } from './config.ts';
 import { authenticationHook } from './auth/plugin.ts';
-import { buildOpenApi } from './http/openapi.ts';
-import { docsPage } from './http/docs-page.ts';
+import { buildOpenApi } from './surfaces/rest/openapi.ts';
+import { docsPage } from './surfaces/rest/docs-page.ts';
 import { errorServerOptions, installErrorHandling } from './http/error-handler.ts';
 import { AccessLog } from './http/access-log.ts';
 import { acceptJsonBodiesOnly } from './http/json-bodies.ts';
@@ -38,7 +38,7 @@ import { createClientConfirmation } from './surfaces/mcp/confirmation.ts';
 import { healthThrottle, publicThrottle } from './limits/public-throttle.ts';
 import publicDocuments from './http/public-documents.ts';
 import { mcpRoutes } from './surfaces/mcp/routes.ts';
-import { originGate, parseAllowedOrigins } from './surfaces/mcp/origin.ts';
+import { originGate } from './surfaces/mcp/origin.ts';
 import { ToolRegistry } from './surfaces/mcp/tools.ts';
 import { REST_PREFIX } from './http/paths.ts';
 import { OPERATIONS } from './operations/index.ts';
@@ -73,6 +73,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   const services = await createServices(config, app.log, opts);
+  // Every audited action's counters exist from the start, at zero (docs/audit.md).
+  services.audit.declare([...OPERATIONS.flatMap((op) => (op.audit === undefined ? [] : [op.audit.action])), 'kill_switch']);
   await app.register(servicesPlugin, { services });
   // Set by the authentication hook (src/auth/plugin.ts) inside /open/v1 and /mcp.
   app.decorateRequest('caller', null);
@@ -129,7 +131,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const registry = new ToolRegistry(OPERATIONS);
   await app.register(mcpRoutes, {
     pipeline,
-    gates: [originGate(parseAllowedOrigins(config.MCP_ALLOWED_ORIGINS)), authenticate],
+    gates: [originGate(config.MCP_ALLOWED_ORIGINS), authenticate],
     registry,
     confirmation:
       config.MCP_CLIENT_CONFIRMATION === 'on'

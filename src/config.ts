@@ -5,13 +5,38 @@
 import { accessSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { MAX_UPSTREAM_TIMEOUT_MS } from './confirm/execute-once.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-timeout.ts';
 import { isLoopbackHost, parseAdminTokens } from './admin/tokens.ts';
-import { parseConfirmKeys } from './confirm/token.ts';
-import { parseCursorKeys } from './pagination/cursor.ts';
-import { parseAllowedOrigins } from './surfaces/mcp/origin.ts';
+import { CONFIRM_KEY_RING, CURSOR_KEY_RING, type KeyRing, type KeyRingNames, parseKeyRing } from './secrets/key-ring.ts';
 import { TRACING_ENV } from './tracing/settings.ts';
+
+/** REQUEST_TIMEOUT_MS when not set: far more than a 16-KiB body needs on any link. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * The longest UPSTREAM_TIMEOUT_MS may be. An execution makes at most two backend calls one
+ * after the other (publish_opinion reads, then writes); its pending confirm claim lives three
+ * times this long (src/confirm/execute-once.ts), which leaves the last third for the claim store
+ * and scheduling, so a claim never expires under an execution that is still running (which
+ * would let a retry run it again).
+ */
+export const MAX_UPSTREAM_TIMEOUT_MS = 20_000;
+
+/** `https://a.example, https://b.example:8443/` → the set of origins, normalised. */
+function parseAllowedOrigins(spec: string): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const part of spec.split(',')) {
+    const trimmed = part.trim();
+    if (trimmed === '') continue;
+    let origin: string;
+    try {
+      origin = new URL(trimmed).origin;
+    } catch {
+      throw new Error(`MCP_ALLOWED_ORIGINS: "${trimmed.slice(0, 80)}" is not an origin (scheme://host[:port])`);
+    }
+    if (origin === 'null') throw new Error(`MCP_ALLOWED_ORIGINS: "${trimmed.slice(0, 80)}" has no origin`);
+    out.add(origin);
+  }
+  return out;
+}
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().positive();
@@ -191,7 +216,17 @@ export const ConfigSchema = z
      * is refused with 403 (docs/mcp.md#origin). Requests without `Origin` (every non-browser
      * client) are not affected.
      */
-    MCP_ALLOWED_ORIGINS: z.string().default(''),
+    MCP_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((spec, ctx) => {
+        try {
+          return parseAllowedOrigins(spec);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
     /**
      * Whether an MCP client of the 2026-07-28 revision that declares form elicitation is asked
      * to confirm place_order, publish_opinion and back_opinion with the user before they run
@@ -232,28 +267,13 @@ export const ConfigSchema = z
     ...TRACING_ENV,
   })
   .superRefine((c, ctx) => {
-    try {
-      parseConfirmKeys(c.CONFIRM_KEYS, c.CONFIRM_SIGNING_KID);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['CONFIRM_KEYS'], message: (err as Error).message });
-    }
     if (c.CURSOR_KEYS !== undefined && c.CURSOR_SECRET !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['CURSOR_KEYS'], message: 'set CURSOR_KEYS or CURSOR_SECRET, not both' });
-    }
-    try {
-      parseCursorKeys(c.CURSOR_KEYS, c.CURSOR_SIGNING_KID);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['CURSOR_KEYS'], message: (err as Error).message });
     }
     try {
       parseAdminTokens(c.ADMIN_TOKEN);
     } catch (err) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: (err as Error).message });
-    }
-    try {
-      parseAllowedOrigins(c.MCP_ALLOWED_ORIGINS);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['MCP_ALLOWED_ORIGINS'], message: (err as Error).message });
     }
     // A production deployment that forgot its backend must not serve the sandbox and its public demo keys.
     if (c.NODE_ENV === 'production' && c.UPSTREAM_URL === undefined) {
@@ -269,8 +289,33 @@ export const ConfigSchema = z
   })
   .superRefine((c, ctx): void => checkRedis(c, ctx))
   .superRefine((c, ctx): void => checkWholeClasses(c, ctx));
+/** The variables as read, before the key rings are parsed. */
+type RawConfig = z.output<typeof ConfigSchema>;
 
-export type Config = z.infer<typeof ConfigSchema>;
+/** The key rings parsed once, here, into what their users take. */
+const ParsedConfig = ConfigSchema.transform((c, ctx) => ({
+  ...c,
+  CONFIRM_KEYS: keyRingOf(c.CONFIRM_KEYS, c.CONFIRM_SIGNING_KID, CONFIRM_KEY_RING, ctx),
+  CURSOR_KEYS: keyRingOf(c.CURSOR_KEYS, c.CURSOR_SIGNING_KID, CURSOR_KEY_RING, ctx),
+}));
+
+export type Config = z.output<typeof ParsedConfig>;
+
+/** A key ring (unset: undefined), or an issue on its variable. */
+function keyRingOf(
+  spec: string | undefined,
+  signingKid: string | undefined,
+  names: KeyRingNames,
+  ctx: z.RefinementCtx,
+): KeyRing | undefined {
+  try {
+    const ring = parseKeyRing(spec, signingKid, names);
+    return spec === undefined ? undefined : ring;
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', path: [names.keys], message: (err as Error).message });
+    return undefined;
+  }
+}
 
 /** Judged at start-up, so a trail that cannot be written stops the process with a message, not later. */
 function auditLogWritable(target: string): boolean {
@@ -287,7 +332,7 @@ function auditLogWritable(target: string): boolean {
  * Checks across the Redis variables (a second refinement, so the variables are added without
  * touching the others'). A URL's credentials never appear in a message.
  */
-function checkRedis(c: Config, ctx: z.RefinementCtx): void {
+function checkRedis(c: RawConfig, ctx: z.RefinementCtx): void {
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
   if (c.REDIS_URL === undefined) {
     if (c.REDIS_MODE !== 'standalone') issue('REDIS_URL', `required with REDIS_MODE=${c.REDIS_MODE}`);
@@ -328,7 +373,7 @@ function checkRedis(c: Config, ctx: z.RefinementCtx): void {
  * time, each naming what is missing and why, rather than a process that starts and then answers
  * every write, every second page or every kill-switch change with an error.
  */
-function checkWholeClasses(c: Config, ctx: z.RefinementCtx): void {
+function checkWholeClasses(c: RawConfig, ctx: z.RefinementCtx): void {
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
   if (c.REDIS_URL !== undefined) {
     if (c.CONFIRM_KEYS === undefined) {
@@ -370,7 +415,7 @@ export class ConfigError extends Error {
 
 /** Parse the environment; throws a ConfigError naming every bad variable (never their values). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const result = ConfigSchema.safeParse(env);
+  const result = ParsedConfig.safeParse(env);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
   }

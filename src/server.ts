@@ -22,12 +22,11 @@ interface Embedded {
 }
 
 /**
- * Without UPSTREAM_URL, start the sandbox backend in this process and point the gateway at it.
- * Never in production: the configuration already refuses that, and this guard keeps it so.
+ * Without UPSTREAM_URL, start the sandbox backend in this process and point the gateway at it
+ * (never in production: the configuration refuses NODE_ENV=production without UPSTREAM_URL).
  */
 async function withSandbox(config: Config): Promise<Embedded | null> {
   if (config.UPSTREAM_URL !== undefined) return null;
-  if (config.NODE_ENV === 'production') throw new ConfigError(['UPSTREAM_URL: required when NODE_ENV=production']);
   const { startSandbox, SANDBOX_DEMO_KEYS } = await import('../sandbox/index.ts');
   const serviceToken = config.UPSTREAM_SERVICE_TOKEN ?? 'sandbox-service-token';
   const sandbox = await startSandbox({ port: config.SANDBOX_PORT, host: '127.0.0.1', serviceToken });

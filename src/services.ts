@@ -16,7 +16,6 @@ import { MemoryRateLimitStore, RedisRateLimitStore } from './limits/store.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { UpstreamClient } from './upstream/client.ts';
 import { createAuditTrail, type AuditTrail } from './audit/index.ts';
-import { OPERATIONS } from './operations/index.ts';
 
 export interface Services {
   config: Config;
@@ -108,7 +107,6 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
         );
   const killSwitch = await createKillSwitch(config, redis, log, now);
   const audit = createAuditTrail(config, redis, metrics, log, now);
-  audit.declare([...OPERATIONS.flatMap((op) => (op.audit === undefined ? [] : [op.audit.action])), 'kill_switch']);
   metrics.watch({
     breaker: () => upstream.breakerState,
     killSwitch: () => killSwitch.current().mode,
@@ -139,8 +137,7 @@ export async function createServices(config: Config, log: ServiceLogger, overrid
 
 /** A single process may sign with a random secret; a fleet must share configured ones (src/config.ts refuses it otherwise). */
 function confirmKeys(config: Config) {
-  if (config.CONFIRM_KEYS !== undefined) return parseConfirmKeys(config.CONFIRM_KEYS, config.CONFIRM_SIGNING_KID);
-  return parseConfirmKeys(`local:${randomBytes(32).toString('hex')}`, 'local');
+  return config.CONFIRM_KEYS ?? parseConfirmKeys(`local:${randomBytes(32).toString('hex')}`, 'local');
 }
 
 function claimStore(redis: RedisClient | null, config: Config, now: () => number): ClaimStore {

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigSchema, loadConfig } from '../src/config.ts';
-import { parseAllowedOrigins } from '../src/surfaces/mcp/origin.ts';
-import { MAX_UPSTREAM_TIMEOUT_MS } from '../src/confirm/execute-once.ts';
+import { ConfigError, ConfigSchema, MAX_UPSTREAM_TIMEOUT_MS, loadConfig } from '../src/config.ts';
 
 describe('configuration', () => {
   it('has working defaults: the embedded sandbox, no Redis', () => {
@@ -78,8 +76,8 @@ describe('MCP_CLIENT_CONFIRMATION', () => {
 
 describe('MCP_ALLOWED_ORIGINS', () => {
   it('reads a comma-separated list of origins, normalised, and nothing by default', () => {
-    expect(parseAllowedOrigins(loadConfig({}).MCP_ALLOWED_ORIGINS)).toEqual(new Set());
-    expect(parseAllowedOrigins(' https://Agent.example/ , http://127.0.0.1:3000,')).toEqual(
+    expect(loadConfig({}).MCP_ALLOWED_ORIGINS).toEqual(new Set());
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: ' https://Agent.example/ , http://127.0.0.1:3000,' }).MCP_ALLOWED_ORIGINS).toEqual(
       new Set(['https://agent.example', 'http://127.0.0.1:3000']),
     );
   });

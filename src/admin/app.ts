@@ -27,7 +27,8 @@ import { ApiError } from '../errors/api-error.ts';
 import { installErrorHandling } from '../http/error-handler.ts';
 import { acceptJsonBodiesOnly } from '../http/json-bodies.ts';
 import { genReqId } from '../http/request-id.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutOptions } from '../http/request-timeout.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../config.ts';
+import { requestTimeoutOptions } from '../http/request-timeout.ts';
 import requestId from '../plugins/request-id.ts';
 import { KILL_MODES, KillSwitchUnavailableError, type KillSwitch } from '../killswitch/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -36,8 +37,6 @@ import type { AuditTrail } from '../audit/trail.ts';
 import { killSwitchRecord } from '../audit/record.ts';
 import { traceIdIn } from '../audit/trace.ts';
 import { toApiError } from '../errors/translate.ts';
-
-export { isLoopbackHost, tokenMatches } from './tokens.ts';
 
 export interface AdminServices {
   metrics: Metrics;

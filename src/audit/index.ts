@@ -6,8 +6,7 @@ import { openSink } from './sink.ts';
 import { MemoryAuditStore, RedisAuditStream } from './store.ts';
 import { AuditTrail, type AuditLogger } from './trail.ts';
 
-export { AuditTrail, AuditAttempt, type ExecutionTrail } from './trail.ts';
-export type { AuditRecord, OperationAudit } from './record.ts';
+export { AuditTrail } from './trail.ts';
 
 export function createAuditTrail(
   config: Pick<Config, 'AUDIT_LOG' | 'AUDIT_RETENTION_HOURS' | 'REDIS_KEY_PREFIX'>,

@@ -45,7 +45,6 @@ export class KeyAuthenticator {
     this.#now = opts.now ?? Date.now;
     this.#local = new LRUCache<string, Verdict, CallContext>({
       max: opts.maxEntries,
-      // Stryker disable next-line MethodExpression: a default only; fetchMethod gives every entry its own ttl, what is left of its window
       ttl: Math.max(1, opts.ttlMs),
       // Read the clock on every lookup. lru-cache's default caches it for 1 ms behind a
       // one-shot timer, so a busy replica started a timer every millisecond or so just for this

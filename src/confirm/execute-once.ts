@@ -20,6 +20,7 @@
  *   `replayed: true`; `409 CONFIRM_TOKEN_USED` under `refuse`), never a second `201`.
  */
 import { randomUUID } from 'node:crypto';
+import { MAX_UPSTREAM_TIMEOUT_MS } from '../config.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { ClaimState, ClaimStore, StoredOutcome } from './claims.ts';
 import type { ConfirmAction, ConfirmTokens, TokenClaims } from './token.ts';
@@ -62,16 +63,11 @@ export const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A claim in progress expires much sooner: an execution is bounded by the backend deadline,
  * so a claim left behind by a crashed replica (or one that landed after Redis stalled) frees
- * the token within a minute, and the retry meets the backend's idempotent answer.
+ * the token within a minute, and the retry meets the backend's idempotent answer. Three times
+ * the longest backend deadline (src/config.ts): two calls one after the other, and a third
+ * for the claim store and scheduling.
  */
-export const PENDING_TTL_MS = 60 * 1000;
-/**
- * The longest UPSTREAM_TIMEOUT_MS may be (src/config.ts checks it). An execution makes at most
- * two backend calls one after the other (publish_opinion reads, then writes); a third of the
- * pending lifetime each leaves the last third for the claim store and scheduling, so a claim
- * never expires under an execution that is still running (which would let a retry run it again).
- */
-export const MAX_UPSTREAM_TIMEOUT_MS = PENDING_TTL_MS / 3;
+export const PENDING_TTL_MS = 3 * MAX_UPSTREAM_TIMEOUT_MS;
 
 /**
  * What `run` returns when the backend performed nothing and answered the stored outcome of an
@@ -143,19 +139,15 @@ export async function executeOnce<T extends object>(
     }
 
     // In flight elsewhere: wait for its outcome rather than run the action a second time.
-    // Stryker disable next-line EqualityOperator: one more poll in the deadline's own millisecond changes nothing
     while (Date.now() < deadline) {
       await sleep(pollMs);
-      // Stryker disable next-line ObjectLiteral: any answer that is neither null nor done means keep waiting
       const now = await deps.claims.peek(claims.jti).catch(() => ({ state: 'pending' as const }));
-      // Stryker disable next-line ConditionalExpression: leaving early only claims again, which answers pending while the token is held
       if (now === null) break; // given back after a failure: claim it ourselves (or, once expired, answer 410)
       if (now.state === 'done') {
         outcome('replayed');
         return replay<T>(now.outcome);
       }
     }
-    // Stryker disable next-line EqualityOperator: at the deadline's own millisecond the loop above has already given up
     if (Date.now() >= deadline) {
       outcome('in_flight');
       throw new ApiError('RETRY_IDEMPOTENCY_KEY', {
@@ -197,7 +189,6 @@ async function runClaimed<T extends object>(
     deps.trail?.performed(result.body, true);
     // Executed before, by an attempt this store no longer remembers: keep that first outcome
     // again, and answer as any later presentation of the token is answered.
-    // Stryker disable next-line BooleanLiteral: replay() sets `replayed: true` on every later answer, whatever is stored
     const first = { status: 201, body: { ...result.body, replayed: false } };
     await store(deps, execution, claims.jti, first);
     deps.log.warn({ action }, 'confirm token executed before without a stored outcome: answered the backend replay');

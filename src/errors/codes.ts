@@ -42,7 +42,6 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** Messages safe to show to any caller; specific call sites may say more. */
 export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {

@@ -12,8 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOption
 import { ApiError } from '../errors/api-error.ts';
 import { clientFaultError, toApiError } from '../errors/translate.ts';
 import { DuplicateMemberError } from './json-bodies.ts';
-import { surfaceOf } from './paths.ts';
-import { NO_STORE } from '../plugins/no-store.ts';
+import { NO_STORE, surfaceOf } from './paths.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {

@@ -70,3 +70,6 @@ export function routerPath(target: string): string {
     return path;
   }
 }
+
+/** `Cache-Control` of every answer of the API, errors included (src/plugins/no-store.ts). */
+export const NO_STORE = 'no-store';

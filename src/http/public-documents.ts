@@ -7,7 +7,7 @@
  *
  * An `onSend` hook over the routes of its scope: the OpenAPI document is prepared when the
  * plugin registers (at start-up); a docs page, whose application is only built on the first
- * view (src/http/docs-page.ts says why), when it is first served. A body is prepared again only
+ * view (src/surfaces/rest/docs-page.ts says why), when it is first served. A body is prepared again only
  * if it changes (the docs page embeds the sandbox's demo key once the backend is known to be
  * the sandbox); bodies are compared byte for byte, which costs far less than compressing.
  */

@@ -8,9 +8,6 @@
  */
 import type { ServerOptions } from 'node:http';
 
-/** REQUEST_TIMEOUT_MS when not set: far more than a 16-KiB body needs on any link. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-
 export function requestTimeoutOptions(ms: number): { requestTimeout: number; http: ServerOptions } {
   return {
     requestTimeout: ms,

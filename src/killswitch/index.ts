@@ -4,9 +4,8 @@ import type { Config } from '../config.ts';
 import { MemoryKillSwitch, OFF, type KillState, type KillSwitch, type KillSwitchLogger } from './kill-switch.ts';
 import { RedisKillSwitch } from './redis-kill-switch.ts';
 
-export type { KillMode, KillState, KillSwitch, KillSwitchLogger } from './kill-switch.ts';
-export { KILL_MODES, KillSwitchUnavailableError, MemoryKillSwitch, OFF } from './kill-switch.ts';
-export { RedisKillSwitch, killSwitchKey, killSwitchSeqKey } from './redis-kill-switch.ts';
+export type { KillSwitch } from './kill-switch.ts';
+export { KILL_MODES, KillSwitchUnavailableError } from './kill-switch.ts';
 
 export function startupState(config: Config, now: () => number): KillState {
   return config.KILL_SWITCH === 'on'

@@ -77,10 +77,8 @@ export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottl
     // Keys read `<prefix>auth-fail:undefinedundefined-<counter>`: the library puts a route's method
     // and URL there, and limiters made by createRateLimit have no route. Each counter's own key
     // keeps them apart.
-    // Stryker disable next-line ConditionalExpression: the plugin takes a null redis as none (its own memory store), as without the option
     ...(opts.redis !== null ? { redis: opts.redis, nameSpace: `${opts.prefix}auth-fail:` } : {}),
     // Redis away: let attempts through rather than lock every client out; keys are still verified.
-    // Stryker disable next-line BooleanLiteral: every limiter below sets skipOnError itself; this plugin-wide default is never used
     skipOnError: true,
   });
   const totalPerMinute = opts.totalPerMinute ?? app.services.config.AUTH_ATTEMPTS_TOTAL_PER_MINUTE;
@@ -92,27 +90,20 @@ export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottl
     return app.createRateLimit(options);
   };
   const failures = {
-    // Stryker disable next-line StringLiteral: a distinct prefix per counter sharing the store; emptied, this key still differs from every other counter's
     address: limiter(opts.perMinute, 60_000, (req) => `a:${req.ip}`),
-    // Stryker disable next-line StringLiteral,ArrowFunction: a distinct prefix per counter sharing the store; emptied, this key still differs from every other counter's; a constant key either way
     total: limiter(totalPerMinute, 60_000, () => 'all'),
   };
   // Each meter has a twin of the same rate reserved for keys it refused before: a flood of
   // new made-up keys never retries one, so a client that follows Retry-After gets a slot on its
   // first retry, and an attacker who retries each key pays two requests for every verification.
   const meters = {
-    // Stryker disable next-line StringLiteral: a distinct prefix per counter sharing the store; emptied, this key still differs from every other counter's
     address: limiter(perSecond(opts.perMinute), 1_000, (req) => `ma:${req.ip}`),
-    // Stryker disable next-line StringLiteral: a distinct prefix per counter sharing the store; emptied, this key still differs from every other counter's
     addressRetry: limiter(perSecond(opts.perMinute), 1_000, (req) => `mr:${req.ip}`),
-    // Stryker disable next-line StringLiteral,ArrowFunction: a distinct prefix per counter sharing the store; emptied, this key still differs from every other counter's; a constant key either way
     total: limiter(perSecond(totalPerMinute), 1_000, () => 'mall'),
-    // Stryker disable next-line StringLiteral,ArrowFunction: a distinct prefix per counter sharing the store; emptied, this key still differs from every other counter's; a constant key either way
     totalRetry: limiter(perSecond(totalPerMinute), 1_000, () => 'mrall'),
   };
   /** The key hash of a metered request, for the limiter that remembers refused keys. */
   const hashes = new WeakMap<FastifyRequest, string>();
-  // Stryker disable next-line StringLiteral: the hash is always set before this limiter is called, and the r: prefix only keeps its keys apart from the other counters'
   const refusedKeys = limiter(Number.MAX_SAFE_INTEGER, 60_000, (req) => `r:${hashes.get(req) ?? ''}`);
 
   const spent = async (l: Limiter, req: FastifyRequest) => {
@@ -126,11 +117,9 @@ export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottl
   const meter = async (req: FastifyRequest, main: Limiter, retry: Limiter, refusedBefore: boolean, whose: 'address' | 'fleet') => {
     if (await take(main, req)) return;
     if (refusedBefore && (await take(retry, req))) return;
-    // Stryker disable next-line BlockStatement: reached only if the limiter throws despite skipOnError, and it only logs
     await refusedKeys(req).catch((err: unknown) => {
       // Safe to drop: the key only misses the retry slots on its next attempt (ordinary slots
       // remain), and the answer now is the same 429.
-      // Stryker disable next-line CallExpression: reached only if the limiter throws despite skipOnError; a debug line
       req.log.debug({ err: (err as Error).message }, 'refused key not remembered');
     });
     refuse(req, whose);
@@ -151,12 +140,10 @@ export async function createAuthThrottle(app: FastifyInstance, opts: AuthThrottl
       if (total) await meter(request, meters.total, meters.totalRetry, refusedBefore, 'fleet');
     },
     async recordFailure(request) {
-      // Stryker disable next-line BlockStatement: reached only if a limiter throws despite skipOnError, and it only logs
       await Promise.all([failures.address(request), failures.total(request)]).catch((err: unknown) => {
         // Safe to drop: with skipOnError the limiter does not throw for store errors, so this
         // is a bug or a store that failed in an unexpected way. Losing one count only lets one
         // more attempt be verified; the 401 the caller gets is unchanged.
-        // Stryker disable next-line CallExpression: reached only if a limiter throws despite skipOnError; a debug line
         request.log.debug({ err: (err as Error).message }, 'failed authentication not counted');
       });
     },

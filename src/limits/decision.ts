@@ -18,7 +18,6 @@ export interface Decision {
 
 function freesInMs(u: WindowUse, now: number): number {
   if (u.spec.kind === 'day') return DAY_MS - (now % DAY_MS);
-  // Stryker disable next-line ConditionalExpression: with oldest null the arithmetic gives max(0, MINUTE_MS - now), 0 as well for any real clock
   return u.oldest === null ? 0 : Math.max(0, u.oldest + MINUTE_MS - now);
 }
 

@@ -19,7 +19,6 @@ export class RateLimiter {
   constructor(store: RateLimitStore, settings: LimitSettings, metrics: Metrics, log: { warn(obj: object, msg: string): void }) {
     this.#store = store;
     this.#windows = {
-      // Stryker disable next-line StringLiteral: windowsFor gives every class but search and write the read windows alone
       read: windowsFor('read', settings),
       search: windowsFor('search', settings),
       write: windowsFor('write', settings),

@@ -44,7 +44,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const uses = windows.map((spec) => {
       const key = `${subject}:${spec.name}`;
       if (spec.kind === 'minute') {
-        // Stryker disable next-line ArrayDeclaration: any placeholder entry is not a number and is filtered out at once
         const log = (this.#minute.get(key) ?? []).filter((t) => t > now - MINUTE_MS);
         this.#minute.set(key, log);
         return { spec, key, count: log.length, oldest: log[0] ?? null };
@@ -56,7 +55,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (allowed) {
       for (const u of uses) {
         if (u.spec.kind === 'minute') {
-          // Stryker disable next-line OptionalChaining: the log was set a few lines above, so it is always there
           this.#minute.get(u.key)?.push(now);
           u.oldest ??= now;
         } else {
@@ -77,7 +75,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
   #calls = 0;
   /** Forget idle subjects now and then, so the maps cannot grow without bound. */
   #sweep(now: number): void {
-    // Stryker disable next-line UpdateOperator: counting down hits the multiples of 1000 just the same
     if (++this.#calls % 1000 !== 0) return;
     for (const [k, log] of this.#minute) if ((log.at(-1) ?? 0) <= now - MINUTE_MS) this.#minute.delete(k);
     const day = Math.floor(now / DAY_MS);
@@ -197,7 +194,6 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #names = new WeakMap<WindowSpec[], string>();
 
   constructor(redis: RedisClient, prefix: string) {
-    // Stryker disable next-line StringLiteral: the command's name is ours alone; any other name behaves the same
     this.#consume = defineScript(redis, 'openpmRateLimitConsume', 'variable', CONSUME);
     this.#prefix = `${prefix}rl:`;
   }
@@ -227,13 +223,11 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   #namesOf(windows: WindowSpec[]): string {
-    // Stryker disable all: a cache of a pure function of the array (and names start with a letter, limits are digits, so any separator reads the same); without it every call works the names out again
     let names = this.#names.get(windows);
     if (names === undefined) {
       names = windows.map((w) => `${w.name}:${w.kind}=${w.limit}`).join(',');
       this.#names.set(windows, names);
     }
-    // Stryker restore all
     return names;
   }
 
@@ -263,7 +257,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     const windows = (batch[0] as Waiter).windows;
     try {
       const keys = windows.map((w) => this.key(subject, w));
-      // Stryker disable next-line StringLiteral: the script reads every kind but 'm' as a day window
       const args = windows.flatMap((w) => [w.kind === 'minute' ? 'm' : 'd', String(w.limit)]);
       args.push(String(batch.length));
       this.#settle(batch, windows, (await this.#consume(keys, args)) as unknown[]);
@@ -290,7 +283,6 @@ export class RedisRateLimitStore implements RateLimitStore {
         now,
         windows: windows.map((spec, w) => {
           const head = Number(out[3 + 2 * w]);
-          // Stryker disable next-line EqualityOperator: the script answers -1 for an empty window, never 0 (a time stamp of 1970)
           const oldest = head >= 0 ? head : spec.kind === 'minute' && counted > 0 ? now : null;
           return { spec, count: Number(out[2 + 2 * w]) + counted, oldest };
         }),

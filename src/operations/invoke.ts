@@ -26,7 +26,15 @@ import type { LimitClass } from '../limits/windows.ts';
 import type { Surface } from '../metrics/metrics.ts';
 import type { Services } from '../services.ts';
 import { currentOperationTracer } from '../tracing/hooks.ts';
-import { operationContext, operationDeps, takesLanguage, type Operation, type OperationDeps, type OperationLogger } from './operation.ts';
+import {
+  limitClassOf,
+  operationContext,
+  operationDeps,
+  takesLanguage,
+  type Operation,
+  type OperationDeps,
+  type OperationLogger,
+} from './operation.ts';
 import { validateInput } from './validate-input.ts';
 import type { AuditAttempt } from '../audit/trail.ts';
 import { traceIdOf } from '../audit/trace.ts';
@@ -118,7 +126,7 @@ export class Invoker {
     try {
       let headers: Record<string, string>;
       try {
-        headers = await this.meter(call.caller, op.limit);
+        headers = await this.meter(call.caller, limitClassOf(op));
       } catch (err) {
         if (err instanceof ApiError && err.code === 'RATE_LIMITED') call.onRefused?.(err.headers);
         throw err;

@@ -56,7 +56,7 @@ export interface OperationResult<T> {
 
 export type OperationKind = 'read' | 'preview' | 'execute';
 
-/** The groups of the API reference; src/http/openapi.ts describes each. */
+/** The groups of the API reference; src/surfaces/rest/openapi.ts describes each. */
 export type OperationTag = 'Search' | 'Topics' | 'Catalog' | 'Users' | 'Account' | 'Orders' | 'Opinions' | 'Backs';
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -68,10 +68,10 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   scope: Scope;
   kind: OperationKind;
   /**
-   * Which per-key windows one call consumes: `read` (every call), `search` (also the search
-   * budget), `write` (also the write windows). Both surfaces count by this, never by name.
+   * Only the one operation whose calls also spend the search budget declares it (`search`);
+   * every other operation's class follows from its kind (limitClassOf).
    */
-  limit: LimitClass;
+  limit?: 'search';
   /** Executing operations only: the confirm action they run and what a retried token gets. */
   execution?: Execution;
   /**
@@ -102,6 +102,15 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    */
   errors?: readonly ErrorCode[];
   execute(ctx: OperationContext, input: z.infer<I>): Promise<OperationResult<z.infer<O>>>;
+}
+
+/**
+ * Which per-key windows one call consumes (docs/contract/limits.md#limit-classes): an execution
+ * also the write windows, search also the search budget, every other call (previews included)
+ * the read windows alone. Both surfaces count by this, never by name.
+ */
+export function limitClassOf(op: Pick<Operation, 'kind' | 'limit'>): LimitClass {
+  return op.limit ?? (op.kind === 'execute' ? 'write' : 'read');
 }
 
 /** REST negotiates its language (Accept-Language in, Content-Language and Vary out). */

@@ -15,7 +15,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { invalidArgument } from '../errors/api-error.ts';
-import { type KeyRing, parseKeyRing } from '../secrets/key-ring.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
 
 /** Where a list resumes: an offset, or the last item seen (keyset). */
 export type CursorPosition = { o: number } | { b: string };
@@ -25,26 +25,21 @@ type Sealed = CursorPosition & { l: string };
 /** 2: positions carry their list; a version-1 cursor (no list) is refused like any foreign one. */
 const VERSION = 2;
 
-/** Parse `CURSOR_KEYS` ("kid:secret,kid2:secret2", secrets of 16+ characters, as CURSOR_SECRET) and `CURSOR_SIGNING_KID`. */
-export function parseCursorKeys(spec: string | undefined, signingKid: string | undefined): KeyRing {
-  return parseKeyRing(spec, signingKid, { keys: 'CURSOR_KEYS', signingKid: 'CURSOR_SIGNING_KID', minSecretLength: 16 });
-}
-
 /**
  * The codec of a configuration: CURSOR_KEYS (the signing kid seals, all open), else
  * CURSOR_SECRET, else `fallback` (a single process's random secret). A pair's secret derives
  * the same key as CURSOR_SECRET does, so moving that value into CURSOR_KEYS keeps its cursors.
  */
 export function cursorCodecFrom(
-  config: { CURSOR_SECRET?: string | undefined; CURSOR_KEYS?: string | undefined; CURSOR_SIGNING_KID?: string | undefined },
+  config: { CURSOR_SECRET?: string | undefined; CURSOR_KEYS?: KeyRing | undefined },
   fallback: () => string,
 ): CursorCodec {
-  const ring = parseCursorKeys(config.CURSOR_KEYS, config.CURSOR_SIGNING_KID);
-  const signing = ring.signingKid === null ? undefined : ring.secrets.get(ring.signingKid);
+  const ring = config.CURSOR_KEYS;
+  const signing = ring?.signingKid == null ? undefined : ring.secrets.get(ring.signingKid);
   if (signing === undefined) return new CursorCodec(config.CURSOR_SECRET ?? fallback());
   return new CursorCodec(
     signing.toString('utf8'),
-    [...ring.secrets.values()].map((s) => s.toString('utf8')),
+    [...(ring?.secrets.values() ?? [])].map((s) => s.toString('utf8')),
   );
 }
 

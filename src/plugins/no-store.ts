@@ -8,9 +8,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { surfaceOf } from '../http/paths.ts';
-
-export const NO_STORE = 'no-store';
+import { NO_STORE, surfaceOf } from '../http/paths.ts';
 
 const noStore: FastifyPluginAsync = async (app) => {
   // Callback style, as every hook that waits for nothing (docs/performance.md, kept optimisations).

@@ -21,6 +21,11 @@ export interface KeyRingNames {
   minSecretLength: number;
 }
 
+/** Confirm-token secrets: `CONFIRM_KEYS`, secrets of 32+ characters, and `CONFIRM_SIGNING_KID`. */
+export const CONFIRM_KEY_RING: KeyRingNames = { keys: 'CONFIRM_KEYS', signingKid: 'CONFIRM_SIGNING_KID', minSecretLength: 32 };
+/** Cursor secrets: `CURSOR_KEYS`, secrets of 16+ characters (as CURSOR_SECRET), and `CURSOR_SIGNING_KID`. */
+export const CURSOR_KEY_RING: KeyRingNames = { keys: 'CURSOR_KEYS', signingKid: 'CURSOR_SIGNING_KID', minSecretLength: 16 };
+
 /** Parse `kid:secret,kid2:secret2` and the signing kid; throws with a message naming the variable (never a secret). */
 export function parseKeyRing(spec: string | undefined, signingKid: string | undefined, names: KeyRingNames): KeyRing {
   const secrets = new Map<string, Buffer>();
@@ -28,19 +33,14 @@ export function parseKeyRing(spec: string | undefined, signingKid: string | unde
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
+    // No colon: refused here; nothing before it: an empty key id, which the pattern refuses.
     const at = part.indexOf(':');
     const kid = part.slice(0, at);
     const secret = part.slice(at + 1);
-    if (
-      // Stryker disable next-line EqualityOperator: at 0 the key id is empty, which the pattern refuses anyway
-      at <= 0 ||
-      !/^[A-Za-z0-9_-]{1,32}$/.test(kid) ||
-      secret.length < names.minSecretLength
-    ) {
+    if (at === -1 || !/^[A-Za-z0-9_-]{1,32}$/.test(kid) || secret.length < names.minSecretLength) {
       throw new Error(`${names.keys} entries must be <kid>:<secret of ${names.minSecretLength}+ characters>`);
     }
     if (secrets.has(kid)) throw new Error(`${names.keys} names the key id ${kid} twice`);
-    // Stryker disable next-line StringLiteral: Buffer.from reads an empty encoding name as UTF-8, its default
     secrets.set(kid, Buffer.from(secret, 'utf8'));
   }
   const kid = signingKid ?? [...secrets.keys()][0] ?? null;

@@ -3,10 +3,19 @@
  * tracing off, an operation runs with one null check more and logs carry no trace fields, and
  * no OpenTelemetry package is ever loaded.
  */
-import type { Invocation, Invoked } from '../operations/invoke.ts';
+
+/** What an operation's span records of the call (the pipeline's Invocation has all of it). */
+export interface TracedCall {
+  surface: 'rest' | 'mcp';
+  caller: { keyId: string };
+  requestId: string;
+  /** W3C trace context received outside HTTP headers (MCP's params._meta): the span's parent. */
+  traceCarrier?: Readonly<Record<string, string>>;
+  mcpProtocolVersion?: string;
+}
 
 /** Runs one operation call inside its span (./operation-span.ts). */
-export type OperationTracer = (operation: string, call: Invocation, run: () => Promise<Invoked>) => Promise<Invoked>;
+export type OperationTracer = <T>(operation: string, call: TracedCall, run: () => Promise<T>) => Promise<T>;
 
 /** `trace_id` and `span_id` of the active span, for a log line. */
 export type TraceLogFields = () => { trace_id?: string; span_id?: string };

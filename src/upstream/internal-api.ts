@@ -37,10 +37,6 @@ export const ErrorEnvelope = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
-export function okEnvelope<T extends z.ZodType>(data: T) {
-  return z.object({ errCode: z.literal(0), errMsg: z.string().optional(), data });
-}
-
 /** Numeric error codes of the internal API. The gateway maps them in src/upstream/errors.ts. */
 export const UpstreamErrCode = {
   BAD_REQUEST: 10001,
@@ -110,9 +106,6 @@ export const LocaleText = z.object(
   Object.fromEntries(APP_LOCALE_TAGS.map((tag) => [tag, optionalText])) as Record<AppLocaleTag, typeof optionalText>,
 );
 export type LocaleText = z.infer<typeof LocaleText>;
-
-/** Account types as the app stores them. */
-export const AccountType = { USER: 1, OFFICIAL: 2, BOT: 3 } as const;
 
 export const UserRef = z.object({
   userId: Uuid,

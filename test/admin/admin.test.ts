@@ -4,8 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildAdminApp, isLoopbackHost, tokenMatches, type AdminConfig } from '../../src/admin/app.ts';
-import { KillSwitchUnavailableError, MemoryKillSwitch, OFF, type KillSwitch } from '../../src/killswitch/index.ts';
+import { buildAdminApp, type AdminConfig } from '../../src/admin/app.ts';
+import { isLoopbackHost, tokenMatches } from '../../src/admin/tokens.ts';
+import { KillSwitchUnavailableError, MemoryKillSwitch, OFF, type KillSwitch } from '../../src/killswitch/kill-switch.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
 import { KEYS, startStack, type Stack } from '../helpers/stack.ts';
 

@@ -84,7 +84,8 @@ describe('a backend replay reaching executeOnce', () => {
 
 describe('the longest upstream timeout', () => {
   it('leaves a pending claim room for two backend calls in a row and the claim store', async () => {
-    const { PENDING_TTL_MS, MAX_UPSTREAM_TIMEOUT_MS } = await import('../../src/confirm/execute-once.ts');
+    const { PENDING_TTL_MS } = await import('../../src/confirm/execute-once.ts');
+    const { MAX_UPSTREAM_TIMEOUT_MS } = await import('../../src/config.ts');
     expect(2 * MAX_UPSTREAM_TIMEOUT_MS).toBeLessThan(PENDING_TTL_MS);
     expect(MAX_UPSTREAM_TIMEOUT_MS).toBeGreaterThanOrEqual(PENDING_TTL_MS / 4);
   });

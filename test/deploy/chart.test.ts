@@ -28,7 +28,7 @@ import { promisify } from 'node:util';
 import { Ajv, type ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { isLoopbackHost } from '../../src/admin/app.ts';
+import { isLoopbackHost } from '../../src/admin/tokens.ts';
 import { ConfigSchema } from '../../src/config.ts';
 import { ROOT } from '../helpers/gateway-process.ts';
 

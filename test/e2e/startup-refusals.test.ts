@@ -7,8 +7,8 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
-import { MAX_UPSTREAM_TIMEOUT_MS, PENDING_TTL_MS } from '../../src/confirm/execute-once.ts';
+import { ConfigError, MAX_UPSTREAM_TIMEOUT_MS, loadConfig } from '../../src/config.ts';
+import { PENDING_TTL_MS } from '../../src/confirm/execute-once.ts';
 import { ROOT } from '../helpers/gateway-process.ts';
 
 /** `node src/server.ts` with only this environment; resolves when it exits (or is killed after 20 s). */

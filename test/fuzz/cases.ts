@@ -8,7 +8,7 @@
 import { METHODS } from 'node:http';
 import fc from 'fast-check';
 import { genericMarketId, outcomeId } from '../../sandbox/ids.ts';
-import { buildOpenApi } from '../../src/http/openapi.ts';
+import { buildOpenApi } from '../../src/surfaces/rest/openapi.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
 import type { Operation } from '../../src/operations/operation.ts';
 import { KEYS } from '../helpers/stack.ts';

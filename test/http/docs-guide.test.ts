@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { guideDocument, withRepositoryPaths } from '../../src/http/docs-page.ts';
+import { guideDocument, withRepositoryPaths } from '../../src/surfaces/rest/docs-page.ts';
 
 describe('withRepositoryPaths', () => {
   it('turns links to repository pages into text and path, and leaves the others', () => {

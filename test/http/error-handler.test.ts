@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/errors/codes.ts';
+import { ERROR_CODES } from '../../src/contract/common.ts';
 import { ApiError } from '../../src/errors/api-error.ts';
 import { installErrorHandling } from '../../src/http/error-handler.ts';
 

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { configFrom } from '../../src/config.ts';
-import { ERROR_CODES } from '../../src/errors/codes.ts';
+import { ERROR_CODES } from '../../src/contract/common.ts';
 import { loggerOptions } from '../../src/http/logging.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { rawExchange } from '../fuzz/raw-http.ts';

@@ -4,9 +4,9 @@
  * (docs/contract/errors.md#request-errors).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/errors/codes.ts';
+import { ERROR_CODES } from '../../src/contract/common.ts';
 import { clientFaultError } from '../../src/errors/translate.ts';
-import { buildOpenApi } from '../../src/http/openapi.ts';
+import { buildOpenApi } from '../../src/surfaces/rest/openapi.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
 import { KEYS, MARKETS, startStack, type Stack } from '../helpers/stack.ts';
 import { rawExchange } from '../fuzz/raw-http.ts';

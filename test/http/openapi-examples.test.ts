@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ErrorEnvelope } from '../../src/contract/index.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors/codes.ts';
-import { buildOpenApi, loadExamples, type Example } from '../../src/http/openapi.ts';
+import { buildOpenApi, loadExamples, type Example } from '../../src/surfaces/rest/openapi.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
 import { captureExamples } from '../../scripts/openapi-examples.ts';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/errors/codes.ts';
-import { buildOpenApi } from '../../src/http/openapi.ts';
+import { buildOpenApi } from '../../src/surfaces/rest/openapi.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { negotiateAcceptLanguage, parseAcceptLanguage, type Language } from '../../src/i18n/index.ts';
+import { negotiateAcceptLanguage, parseAcceptLanguage } from '../../src/i18n/accept-language.ts';
+import type { Language } from '../../src/i18n/languages.ts';
 
 describe('negotiateAcceptLanguage', () => {
   const cases: Array<[string | undefined, Language, string]> = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldLanguage, LANGUAGES, type Language } from '../../src/i18n/index.ts';
+import { foldLanguage } from '../../src/i18n/fold.ts';
+import { LANGUAGES, type Language } from '../../src/i18n/languages.ts';
 
 describe('foldLanguage', () => {
   const cases: Array<[string, Language | null]> = [

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  APP_LOCALE_TAGS,
-  fromAppLocale,
-  isLanguage,
-  LANGUAGES,
-  pickText,
-  toAppLocale,
-  type Language,
-  type LocaleText,
-} from '../../src/i18n/index.ts';
+import { APP_LOCALE_TAGS, fromAppLocale, isLanguage, LANGUAGES, toAppLocale, type Language } from '../../src/i18n/languages.ts';
+import { pickText, type LocaleText } from '../../src/i18n/text.ts';
 
 describe('app locale tags', () => {
   it.each([

@@ -8,7 +8,8 @@
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configFrom } from '../../src/config.ts';
-import { RedisKillSwitch, killSwitchKey, killSwitchSeqKey, startupState } from '../../src/killswitch/index.ts';
+import { RedisKillSwitch, killSwitchKey, killSwitchSeqKey } from '../../src/killswitch/redis-kill-switch.ts';
+import { startupState } from '../../src/killswitch/index.ts';
 import { connectRedis, redisOptionsFrom, redisReady, type RedisClient } from '../../src/store/redis.ts';
 import { PrivateRedis } from '../helpers/private-redis.ts';
 import { FLEET_SECRETS } from '../helpers/redis.ts';

@@ -7,17 +7,9 @@ import { createServer, Socket, type Server } from 'node:net';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configFrom } from '../../src/config.ts';
-import {
-  createKillSwitch,
-  killSwitchKey,
-  KillSwitchUnavailableError,
-  MemoryKillSwitch,
-  OFF,
-  RedisKillSwitch,
-  startupState,
-  type KillState,
-  type KillSwitch,
-} from '../../src/killswitch/index.ts';
+import { createKillSwitch, startupState } from '../../src/killswitch/index.ts';
+import { killSwitchKey, RedisKillSwitch } from '../../src/killswitch/redis-kill-switch.ts';
+import { KillSwitchUnavailableError, MemoryKillSwitch, OFF, type KillState, type KillSwitch } from '../../src/killswitch/kill-switch.ts';
 import { connectRedis, redisReady } from '../../src/store/redis.ts';
 import { connectTestRedis, dropPrefix, FLEET_SECRETS, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 

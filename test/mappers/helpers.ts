@@ -1,7 +1,7 @@
 /** Shared by the mapper tests: a context per language and a contract check with readable failures. */
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import type { Language } from '../../src/i18n/index.ts';
+import type { Language } from '../../src/i18n/languages.ts';
 import type { MapContext } from '../../mappers/context.ts';
 
 export const WEB = 'https://app.example.com';

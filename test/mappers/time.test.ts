@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Timestamp } from '../../src/contract/index.ts';
-import { toTimestamp, toTimestampOrUndefined } from '../../mappers/time.ts';
+import { toTimestamp } from '../../mappers/time.ts';
 
 describe('toTimestamp', () => {
   it.each([
@@ -18,9 +18,5 @@ describe('toTimestamp', () => {
     const ts = toTimestamp(ms);
     expect(ts).toBe(expected);
     expect(Timestamp.safeParse(ts).success).toBe(true);
-  });
-  it('keeps absence absent', () => {
-    expect(toTimestampOrUndefined(null)).toBeUndefined();
-    expect(toTimestampOrUndefined(0)).toBe('1970-01-01T00:00:00.000Z');
   });
 });

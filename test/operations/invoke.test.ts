@@ -47,7 +47,6 @@ function op(over: Partial<Operation> = {}): Operation {
     description: 'A test operation.',
     scope: 'read',
     kind: 'read',
-    limit: 'read',
     localised: true,
     rest: { method: 'GET', path: '/probe' },
     tag: 'Topics',
@@ -110,7 +109,7 @@ describe('the invocation pipeline', () => {
     ]).toEqual(['ok', 'ok', 'RATE_LIMITED']);
     // The search budget is spent; a plain read is not.
     expect(await code(invoker.invoke(op(), {}, call()))).toBe('ok');
-    const write = op({ name: 'do', scope: 'write', kind: 'execute', limit: 'write' });
+    const write = op({ name: 'do', scope: 'write', kind: 'execute' });
     expect([await code(invoker.invoke(write, {}, call())), await code(invoker.invoke(write, {}, call()))]).toEqual(['ok', 'RATE_LIMITED']);
   });
 

@@ -7,10 +7,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildOpenApi } from '../../src/http/openapi.ts';
+import { buildOpenApi } from '../../src/surfaces/rest/openapi.ts';
 import { ToolRegistry } from '../../src/surfaces/mcp/tools.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
-import { negotiatesLanguage, takesLanguage } from '../../src/operations/operation.ts';
+import { limitClassOf, negotiatesLanguage, takesLanguage } from '../../src/operations/operation.ts';
 
 const READ_SCOPES = new Set(['read'] as const);
 const ALL_SCOPES = new Set(['read', 'write'] as const);
@@ -23,16 +23,22 @@ describe('the operation registry', () => {
     expect(new Set(routes).size).toBe(routes.length);
   });
 
-  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s declares its limit class, scope and retry policy', (_name, op) => {
-    expect(['read', 'search', 'write']).toContain(op.limit);
+  it('derives the limit class from the kind, search_topics alone declaring its own', () => {
+    expect(OPERATIONS.filter((op) => op.limit !== undefined).map((op) => [op.name, op.limit])).toEqual([['search_topics', 'search']]);
+    const classes = Object.fromEntries(OPERATIONS.map((op) => [op.name, limitClassOf(op)]));
+    expect(classes).toMatchObject({ search_topics: 'search', place_order: 'write', preview_order: 'read', get_topic: 'read' });
+  });
+
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s has its limit class, scope and retry policy', (_name, op) => {
+    expect(['read', 'search', 'write']).toContain(limitClassOf(op));
     // Executions spend the write windows and declare what a retried token gets; nothing else does.
     if (op.kind === 'execute') {
-      expect(op.limit).toBe('write');
+      expect(limitClassOf(op)).toBe('write');
       expect(op.scope).toBe('write');
       expect(['replay', 'refuse']).toContain(op.execution?.retry);
     } else {
       expect(op.execution).toBeUndefined();
-      expect(op.limit).not.toBe('write');
+      expect(limitClassOf(op)).not.toBe('write');
     }
     if (op.kind === 'preview') expect(op.scope).toBe('write');
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src/errors/api-error.ts';
+import { loadConfig } from '../../src/config.ts';
 import { CursorCodec, cursorCodecFrom } from '../../src/pagination/cursor.ts';
 import { fromOffsetPage, nextKeysetCursor } from '../../src/pagination/page.ts';
 
@@ -120,23 +121,23 @@ describe('rotating the cursor secret (CURSOR_KEYS)', () => {
     const before = listOf(cursorCodecFrom({ CURSOR_SECRET: OLD }, never));
     const open = before.encode({ o: 20 });
     // 1. Every replica accepts the new secret; the old still seals.
-    const added = listOf(cursorCodecFrom({ CURSOR_KEYS: `old:${OLD},new:${NEW}`, CURSOR_SIGNING_KID: 'old' }, never));
+    const added = listOf(cursorCodecFrom(loadConfig({ CURSOR_KEYS: `old:${OLD},new:${NEW}`, CURSOR_SIGNING_KID: 'old' }), never));
     expect(added.encode({ o: 20 })).toBe(open);
     // 2. The new secret seals; cursors of both open on replicas of steps 1 and 2 alike.
-    const switched = listOf(cursorCodecFrom({ CURSOR_KEYS: `old:${OLD},new:${NEW}`, CURSOR_SIGNING_KID: 'new' }, never));
+    const switched = listOf(cursorCodecFrom(loadConfig({ CURSOR_KEYS: `old:${OLD},new:${NEW}`, CURSOR_SIGNING_KID: 'new' }), never));
     const fresh = switched.encode({ o: 40 });
     expect(switched.encode({ o: 20 })).not.toBe(open);
     expect([switched.offsetOf(open), added.offsetOf(fresh), switched.offsetOf(fresh)]).toEqual([20, 40, 40]);
     expect(invalid(() => before.offsetOf(fresh)).code).toBe('INVALID_ARGUMENT');
     // 3. The old pair goes: its cursors are refused like any foreign one, the new ones still open.
-    const done = listOf(cursorCodecFrom({ CURSOR_KEYS: `new:${NEW}` }, never));
+    const done = listOf(cursorCodecFrom(loadConfig({ CURSOR_KEYS: `new:${NEW}` }), never));
     expect(done.offsetOf(fresh)).toBe(40);
     expect(invalid(() => done.offsetOf(open)).details).toEqual({ field: 'cursor' });
   });
 
   it('reads a CURSOR_SECRET value moved into CURSOR_KEYS as the same key, and draws a random one only when neither is set', () => {
     const cursor = listOf(cursorCodecFrom({ CURSOR_SECRET: OLD }, never)).encode({ b: '77' });
-    expect(listOf(cursorCodecFrom({ CURSOR_KEYS: `k:${OLD}` }, never)).beforeOf(cursor)).toBe('77');
+    expect(listOf(cursorCodecFrom(loadConfig({ CURSOR_KEYS: `k:${OLD}` }), never)).beforeOf(cursor)).toBe('77');
     let drawn = 0;
     cursorCodecFrom({}, () => {
       drawn += 1;

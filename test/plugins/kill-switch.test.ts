@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installErrorHandling } from '../../src/http/error-handler.ts';
-import type { KillMode } from '../../src/killswitch/index.ts';
+import type { KillMode } from '../../src/killswitch/kill-switch.ts';
 import killSwitchGate from '../../src/plugins/kill-switch.ts';
 
 let app: FastifyInstance | undefined;

@@ -1,6 +1,6 @@
 /** A sandbox on an ephemeral port and a tiny fetch client for its internal API. */
 import type { z } from 'zod';
-import { okEnvelope } from '../../src/upstream/internal-api.ts';
+import { okEnvelope } from '../../fixtures/recorded/index.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 
 export const TOKEN = 'test-service-token';

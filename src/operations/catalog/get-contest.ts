@@ -12,7 +12,6 @@ export const getContest = defineOperation({
   description: 'Returns one contest with its options, entry counts and status; `settled_at` once settled, `void_reason` when voided.',
   scope: 'read',
   kind: 'read',
-  limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/contests/{contest_id}' },
   tag: 'Catalog',

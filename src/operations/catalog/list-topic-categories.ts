@@ -12,7 +12,6 @@ export const listTopicCategories = defineOperation({
   description: 'Lists every category (id, name, description): a category `id` is the `category_id` filter of list_topics. Always complete.',
   scope: 'read',
   kind: 'read',
-  limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topic-categories' },
   tag: 'Catalog',

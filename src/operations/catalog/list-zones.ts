@@ -12,7 +12,6 @@ export const listZones = defineOperation({
   description: 'Lists every zone (community). A zone `slug` filters predictions with `zone` on GET /topics. Complete list, no pagination.',
   scope: 'read',
   kind: 'read',
-  limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/zones' },
   tag: 'Catalog',

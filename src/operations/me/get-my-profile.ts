@@ -13,7 +13,6 @@ export const getMyProfile = defineOperation({
     'Check the balance before a preview.',
   scope: 'read',
   kind: 'read',
-  limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/me' },
   tag: 'Account',

@@ -36,7 +36,7 @@ async function ownerPage<I, T>(
   return { body: fromOffsetPage(ctx.cursors, await load(offset), offset, map) };
 }
 
-const common = { scope: 'read', kind: 'read', limit: 'read', mcp: true, tag: 'Account' } as const;
+const common = { scope: 'read', kind: 'read', mcp: true, tag: 'Account' } as const;
 
 export const listMyPositions = defineOperation({
   ...common,

@@ -15,7 +15,6 @@ export const getPriceHistory = defineOperation({
     'Probability of each option over time for a prediction, oldest point first; `range` 1d, 1w or all (default). A poll id is not found.',
   scope: 'read',
   kind: 'read',
-  limit: 'read',
   localised: false,
   rest: { method: 'GET', path: '/topics/{topic_id}/price-history' },
   tag: 'Topics',

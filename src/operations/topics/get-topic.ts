@@ -14,7 +14,6 @@ export const getTopic = defineOperation({
     "(min/max/default coins), `ruby_boost` and each option's current `implied_price`. Read these before preview_order.",
   scope: 'read',
   kind: 'read',
-  limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topics/{topic_id}' },
   tag: 'Topics',

@@ -20,7 +20,6 @@ export const listTopicOpinions = defineOperation({
     'A vote-gated poll answers empty `data` with `gated: true`. An opinion `id` is the `opinion_id` of preview_back.',
   scope: 'read',
   kind: 'read',
-  limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topics/{topic_id}/comments' },
   tag: 'Topics',

@@ -41,7 +41,6 @@ export const listTopics = defineOperation({
     'Browse, filter (status, sort, zone, category, mechanism) and then call get_topic with a card `id` for the detail.',
   scope: 'read',
   kind: 'read',
-  limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/topics' },
   tag: 'Topics',

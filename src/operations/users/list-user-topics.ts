@@ -18,7 +18,6 @@ export const listUserTopics = defineOperation({
     'Topics created by a user, one kind at a time (`type`, default prediction). When the user hides the list, `data` is empty and `hidden` is true.',
   scope: 'read',
   kind: 'read',
-  limit: 'read',
   localised: true,
   rest: { method: 'GET', path: '/users/{handle}/topics' },
   tag: 'Users',

@@ -49,7 +49,6 @@ export const backOpinion = defineExecution({
       { expectedSeq: p.seq, expectedPrice: Number(p.price) },
       idempotencyKey('back', claims),
     );
-    // Stryker disable next-line BooleanLiteral: execute-once sets `replayed` on every answer, first or replayed
     return performed(mapBack(placed.data, mapContextOf(ctx), false), placed);
   },
 });

@@ -59,7 +59,6 @@ export function defineExecution<P extends z.ZodType, O extends z.ZodType>(spec: 
     description: spec.description,
     scope: 'write',
     kind: 'execute',
-    limit: 'write',
     execution,
     audit: { action: spec.action, ...spec.audit },
     localised: spec.localised,

@@ -51,7 +51,6 @@ export const placeOrder = defineExecution({
       idempotencyKey('order', claims),
     );
     // The Order names the option in the language of the preview the user confirmed.
-    // Stryker disable next-line BooleanLiteral: execute-once sets `replayed` on every answer, first or replayed
     return performed(mapOrder(placed.data, mapContextOf(ctx, p.lang), false), placed);
   },
 });

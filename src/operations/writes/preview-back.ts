@@ -40,7 +40,6 @@ export const previewBack = defineOperation({
     CONFIRM_FLOW_NOTE,
   scope: 'write',
   kind: 'preview',
-  limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/opinions/{opinion_id}/back-preview' },
   tag: 'Backs',

@@ -44,7 +44,6 @@ export const previewOpinion = defineOperation({
     CONFIRM_FLOW_NOTE,
   scope: 'write',
   kind: 'preview',
-  limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/topics/{topic_id}/opinion-preview' },
   tag: 'Opinions',
@@ -85,7 +84,6 @@ async function preview(ctx: OperationContext, input: z.infer<typeof PreviewOpini
   const shown = forbiddenCharacters ? defused(content) : content;
   const summary = mapOpinionSummary({ market, content: shown, sideOutcome, replyTo, balanceCoins: balance, canPublish }, mapContextOf(ctx));
   if (!canPublish) return { can_publish: false, summary, reason };
-  // Stryker disable next-line all: a null reason comes only with a side among the topic's outcomes (opinionDecision), so sideOutcome is set here; the check narrows the type
   if (sideOutcome === null) return { can_publish: false, summary, reason: 'SIDE_REQUIRED' };
 
   const params: OpinionTokenParams = {

@@ -48,7 +48,6 @@ export const previewOrder = defineOperation({
     CONFIRM_FLOW_NOTE,
   scope: 'write',
   kind: 'preview',
-  limit: 'read',
   localised: true,
   rest: { method: 'POST', path: '/topics/{topic_id}/order-preview' },
   tag: 'Orders',

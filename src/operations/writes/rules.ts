@@ -84,7 +84,6 @@ export function orderFigures(quote: Quote, stake: number): OrderFigures | null {
 
   const priceNow = decFixed(before, 4, 'down');
   const priceAfter = decFixed(after, 4, 'up');
-  // Stryker disable next-line StringLiteral: decRatio is null only for a zero divisor, and units <= 0 is refused above
   const avgPrice = decRatio(stake, units, 6) ?? '';
   if (!(toBig(avgPrice).gt(toBig(priceNow)) && toBig(avgPrice).lt(toBig(priceAfter)))) return null;
 
@@ -152,7 +151,6 @@ export function opinionDecision(f: OpinionFacts): { reason: OpinionPreviewReason
   const held = f.holdings.filter((h) => !h.sold);
   const sides = [...new Set(held.map((h) => h.outcomeId))];
   const only = sides.length === 1 ? sides[0] : undefined;
-  // Stryker disable next-line ConditionalExpression: a list of ids never includes undefined; the check narrows the type
   const side = only !== undefined && f.outcomeIds.includes(only) ? only : null;
   const length = codePoints(f.content);
   let reason: OpinionPreviewReason | null = null;

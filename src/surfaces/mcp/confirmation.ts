@@ -33,7 +33,7 @@ import { toBig } from '../../../mappers/decimal.ts';
 import type { Invocation, Pipeline } from '../../operations/invoke.ts';
 import type { Operation } from '../../operations/operation.ts';
 import { takesLanguage } from '../../operations/operation.ts';
-import { errorResult } from './protocol.ts';
+import { errorResult } from './error-result.ts';
 import type { ToolRegistry } from './tools.ts';
 
 /** What a `tools/call` of an execution does next. */

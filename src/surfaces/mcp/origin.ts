@@ -1,30 +1,12 @@
 /**
  * The MCP transport's Origin rule: servers must check `Origin` so that a page a browser loaded
  * from another site (or from a name rebound to this host) cannot drive the server through the
- * user's browser. Only the origins an operator lists in MCP_ALLOWED_ORIGINS may; a request
+ * user's browser. Only the origins an operator lists in MCP_ALLOWED_ORIGINS (parsed by src/config.ts) may; a request
  * carrying any other is refused before authentication, with a JSON-RPC error as the SDK's own
  * transport answers it (a protocol fault, not a contract error). A request without `Origin`
  * (agents, SDK clients, curl) is never a browser's cross-site request, and passes.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-
-/** `https://a.example, https://b.example:8443/` → the set of origins, normalised. */
-export function parseAllowedOrigins(spec: string): ReadonlySet<string> {
-  const out = new Set<string>();
-  for (const part of spec.split(',')) {
-    const trimmed = part.trim();
-    if (trimmed === '') continue;
-    let origin: string;
-    try {
-      origin = new URL(trimmed).origin;
-    } catch {
-      throw new Error(`MCP_ALLOWED_ORIGINS: "${trimmed.slice(0, 80)}" is not an origin (scheme://host[:port])`);
-    }
-    if (origin === 'null') throw new Error(`MCP_ALLOWED_ORIGINS: "${trimmed.slice(0, 80)}" has no origin`);
-    out.add(origin);
-  }
-  return out;
-}
 
 const FORBIDDEN_ORIGIN = {
   jsonrpc: '2.0',

@@ -32,14 +32,15 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Caller } from '../../auth/caller.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { toApiError } from '../../errors/translate.ts';
 import type { Invocation, Pipeline } from '../../operations/invoke.ts';
 import type { OperationLogger } from '../../operations/operation.ts';
 import type { ClientConfirmation } from './confirmation.ts';
+import { CONTRACT_VERSION } from '../../contract/version.ts';
+import { errorResult } from './error-result.ts';
 import { SERVER_INSTRUCTIONS } from './instructions.ts';
 import type { Tool, ToolRegistry } from './tools.ts';
 
-export const SERVER_INFO = { name: 'open-prediction-market', version: '2.1.0' } as const;
+export const SERVER_INFO = { name: 'open-prediction-market', version: CONTRACT_VERSION } as const;
 
 /** The stateless revision: no handshake, a `_meta` envelope on every request. */
 export const MODERN_REVISION = '2026-07-28';
@@ -526,11 +527,6 @@ export async function runTool(
     if (wholeRequest && err instanceof ApiError && err.code === 'RATE_LIMITED') throw err;
     return errorResult(err);
   }
-}
-
-/** A contract error as a tool result: the REST error envelope, flagged `isError`. */
-export function errorResult(err: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(toApiError(err).toEnvelope()) }], isError: true };
 }
 
 function paramsProblem(path: readonly PropertyKey[]): string {

@@ -14,6 +14,7 @@ import type { Pipeline } from '../../operations/invoke.ts';
 import type { ClientConfirmation } from './confirmation.ts';
 import { answerMcp } from './protocol.ts';
 import type { ToolRegistry } from './tools.ts';
+import { refusalMeter } from '../refusal-meter.ts';
 
 export interface McpRoutesOptions {
   pipeline: Pipeline;
@@ -40,21 +41,14 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRoutesOptions): P
     handler: async () => undefined,
   });
 
-  // Requests whose messages were counted; any other authenticated request counts once on error.
-  const counted = new WeakSet<FastifyRequest>();
+  const refusals = refusalMeter(pipeline);
   app.post(MCP_PATH, {
     onRequest: opts.gates,
-    // A request refused before the handler (a body that cannot be read, too large) counts like
-    // any other; the app's handler then writes the JSON-RPC parse error or the envelope.
-    errorHandler: async (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-      if (request.caller !== null && !counted.has(request)) {
-        counted.add(request);
-        reply.headers(await pipeline.meterRefused(request.caller, 'read'));
-      }
-      throw err;
-    },
+    // A request refused before the handler counts as one message (a read); the app's handler
+    // then writes the JSON-RPC parse error or the envelope.
+    errorHandler: refusals.errorHandler('read'),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      counted.add(request);
+      refusals.counted(request);
       const answer = await answerMcp(request.body, request.headers, {
         caller: requireCaller(request),
         requestId: request.id,

@@ -10,7 +10,7 @@ import { LANGUAGES } from '../../i18n/languages.ts';
 import { negotiatesLanguage, takesLanguage, type Operation } from '../../operations/operation.ts';
 import { compactInputSchema, compactOutputSchema } from './compact-schema.ts';
 
-export const REQUIRES_USER_INTERACTION = 'openpm/requiresUserInteraction';
+const REQUIRES_USER_INTERACTION = 'openpm/requiresUserInteraction';
 
 export interface ToolDefinition {
   name: string;

@@ -10,10 +10,11 @@ import { z } from 'zod';
 import { ApiError } from '../../errors/api-error.ts';
 import { requireCaller } from '../../auth/plugin.ts';
 import { negotiateAcceptLanguage } from '../../i18n/accept-language.ts';
-import { negotiatesLanguage, type Operation } from '../../operations/operation.ts';
+import { limitClassOf, negotiatesLanguage, type Operation } from '../../operations/operation.ts';
 import type { Pipeline } from '../../operations/invoke.ts';
 import { echoed, pathParameterElsewhere } from '../../operations/validate-input.ts';
 import { routerPath } from '../../http/paths.ts';
+import { refusalMeter } from '../refusal-meter.ts';
 
 export interface RestRoutesOptions {
   pipeline: Pipeline;
@@ -22,8 +23,7 @@ export interface RestRoutesOptions {
 
 export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions): Promise<void> {
   const { pipeline } = opts;
-  // Requests whose call reached the pipeline (and so was counted there).
-  const counted = new WeakSet<FastifyRequest>();
+  const refusals = refusalMeter(pipeline);
   // The router ignores a trailing slash, so `/topics/` would answer the list: an empty path id
   // (a trailing or doubled slash) names no resource and is 404 (docs/contract/errors.md#request-errors).
   // Callback style, as every hook that waits for nothing (docs/performance.md, kept optimisations).
@@ -39,21 +39,12 @@ export async function restRoutes(app: FastifyInstance, opts: RestRoutesOptions):
     app.route({
       method: op.rest.method,
       url: toFastifyPath(op.rest.path),
-      // A request refused before the pipeline (a body that cannot be read, a trailing slash, a
-      // repeated or misplaced parameter) still counts against the caller's limits, like any
-      // other outcome, and answers with the X-RateLimit-* headers; past the limit it is the 429,
-      // which consumes nothing (docs/contract/limits.md). The app's handler writes the envelope.
-      errorHandler: async (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-        if (request.caller !== null && !counted.has(request)) {
-          counted.add(request);
-          reply.headers(await pipeline.meterRefused(request.caller, op.limit));
-        }
-        throw err;
-      },
+      // A request refused before the pipeline counts as a call of this operation.
+      errorHandler: refusals.errorHandler(limitClassOf(op)),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const caller = requireCaller(request);
         const raw = gatherInput(op, request, integerFields);
-        counted.add(request); // from here the pipeline counts it
+        refusals.counted(request);
         const lang = negotiateAcceptLanguage(request.headers['accept-language']);
         const result = await pipeline.invoke(op, raw, {
           caller,

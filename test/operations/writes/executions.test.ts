@@ -77,7 +77,6 @@ describe('execution declarations', () => {
         name,
         kind: 'execute',
         scope: 'write',
-        limit: 'write',
         mcp: true,
         localised,
         rest: { method: 'POST', path },

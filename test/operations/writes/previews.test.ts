@@ -66,7 +66,6 @@ describe('preview declarations', () => {
         name,
         kind: 'preview',
         scope: 'write',
-        limit: 'read',
         mcp: true,
         localised: true,
         rest: { method: 'POST' },

@@ -7,17 +7,18 @@
  * - Every contract schema exported from src/contract becomes a named component under its
  *   export name, referenced wherever it is used (generated SDKs get named types); components
  *   nothing refers to are left out.
- * - Examples come from src/http/openapi-examples.json, which scripts/openapi-examples.ts captures
+ * - Examples come from src/surfaces/rest/openapi-examples.json, which scripts/openapi-examples.ts captures
  *   from real sandbox answers; a test validates each against its schema and captures again to
  *   catch drift.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import * as contract from '../contract/index.ts';
-import { GENERIC_UUID_EXAMPLE } from '../contract/common.ts';
-import { ERROR_STATUS, type ErrorCode } from '../errors/codes.ts';
-import { negotiatesLanguage, pathParamsOf, type Operation, type OperationTag } from '../operations/operation.ts';
-import { LANGUAGES } from '../i18n/languages.ts';
+import * as contract from '../../contract/index.ts';
+import { GENERIC_UUID_EXAMPLE } from '../../contract/common.ts';
+import { ERROR_STATUS, type ErrorCode } from '../../errors/codes.ts';
+import { negotiatesLanguage, pathParamsOf, type Operation, type OperationTag } from '../../operations/operation.ts';
+import { LANGUAGES } from '../../i18n/languages.ts';
+import { CONTRACT_VERSION } from '../../contract/version.ts';
 
 type Json = Record<string, unknown>;
 
@@ -426,123 +427,18 @@ function errorResponse(op: Operation, status: number, examples: OpenApiExamples)
 // ---------------------------------------------------------------------------------------------
 // The document
 
+/** The OpenAPI 3.1 document of `operations`, with the captured examples. */
 export function buildOpenApi(operations: readonly Operation[], serverUrl = '/open/v1', examples: OpenApiExamples = loadExamples()): Json {
-  const named = namedContractSchemas();
-  const inputRegistry = z.registry<{ id: string }>();
-  const outputRegistry = z.registry<{ id: string }>();
-  const bodies = new Map<Operation, string>();
-  const outputs = new Map<Operation, string>();
-
-  for (const op of operations) {
-    if (op.rest.method !== 'POST') continue;
-    const body = bodySchemaOf(op, named);
-    bodies.set(op, body.name);
-    if (!inputRegistry.has(body.schema)) inputRegistry.add(body.schema, { id: body.name });
-  }
-  const requestSchemas = new Set(bodies.values());
-  for (const [schema, name] of named) {
-    if (!requestSchemas.has(name)) outputRegistry.add(schema, { id: name });
-  }
-  outputRegistry.add(contract.ErrorEnvelope, { id: 'ErrorEnvelope' });
-  for (const op of operations) {
-    const name = named.get(op.output) ?? `${pascal(op.name)}Response`;
-    if (!outputRegistry.has(op.output)) outputRegistry.add(op.output, { id: name });
-    outputs.set(op, name);
-  }
-
-  const schemas = { ...convert(outputRegistry, 'output'), ...convert(inputRegistry, 'input') };
-  addDiscriminators(schemas, named);
-  bodyPropertyExamples(schemas, operations, bodies, examples);
-
+  const schemas = componentSchemas(operations, examples);
   const paths: Record<string, Json> = {};
   for (const op of operations) {
-    const own = examples.operations[op.name];
-    const input = z.toJSONSchema(op.input, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
-    tidy(input);
-    const props = (input['properties'] ?? {}) as Record<string, Json>;
-    const required = new Set((input['required'] ?? []) as string[]);
-    const pathNames = pathParamsOf(op);
-
-    const parameters: Json[] = [];
-    const param = (name: string, where: 'path' | 'query') => {
-      const { description, ...schema } = props[name] ?? { type: 'string' };
-      const example = own?.parameters[name];
-      // The parameter's own example (a real sandbox id) replaces the schema's generic one.
-      if (example !== undefined) delete schema['examples'];
-      parameters.push({
-        name,
-        in: where,
-        required: where === 'path' || required.has(name),
-        description: typeof description === 'string' ? description : `The \`${name}\` parameter.`,
-        schema,
-        ...(example === undefined ? {} : { example }),
-      });
-    };
-    for (const name of pathNames) param(name, 'path');
-    if (op.rest.method === 'GET') for (const name of Object.keys(props)) if (!pathNames.includes(name)) param(name, 'query');
-    if (negotiatesLanguage(op)) parameters.push({ $ref: '#/components/parameters/AcceptLanguage' });
-
-    let requestBody: Json | undefined;
-    if (op.rest.method === 'POST') {
-      const bodyExamples = examplesOf(own?.requestBodies);
-      requestBody = {
-        required: true,
-        description:
-          op.kind === 'execute' ? 'Exactly the token of the matching preview; any other field is refused.' : 'The action to preview.',
-        content: {
-          'application/json': { schema: ref(bodies.get(op) as string), ...(bodyExamples === undefined ? {} : { examples: bodyExamples }) },
-        },
-      };
-    }
-
-    const successHeaders: Json = { ...RATE_HEADERS, 'X-Request-Id': header('X-Request-Id'), 'Server-Timing': header('Server-Timing') };
-    if (negotiatesLanguage(op)) successHeaders['Content-Language'] = header('Content-Language');
-    const success = (status: number, description: string): Json => {
-      const set = examplesOf(own?.responses[String(status)]);
-      return {
-        description,
-        headers: successHeaders,
-        content: { 'application/json': { schema: ref(outputs.get(op) as string), ...(set === undefined ? {} : { examples: set }) } },
-      };
-    };
-    const responses: Json = {};
-    if (op.kind === 'execute') {
-      responses['201'] = success(201, 'Executed (`replayed: false`).');
-      // An output whose `replayed` can only be false is never replayed (publish_opinion: a retry is 409).
-      if (replays(op))
-        responses['200'] = success(200, 'A retry with the same token: the stored result, identical but for `replayed: true`.');
-    } else {
-      responses['200'] = success(200, op.kind === 'preview' ? 'The preview: nothing is charged.' : 'OK.');
-    }
-    for (const status of errorStatuses(op)) responses[String(status)] = errorResponse(op, status, examples);
-
     const path = (paths[op.rest.path] ??= {});
-    path[op.rest.method.toLowerCase()] = {
-      operationId: op.name,
-      summary: op.title,
-      description: op.description,
-      tags: [op.tag],
-      ...(op.mcp ? { 'x-mcp-tool': op.name } : {}),
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(requestBody === undefined ? {} : { requestBody }),
-      responses,
-    };
+    path[op.rest.method.toLowerCase()] = operationObject(op, schemas, examples);
   }
-
-  const sharedResponses: Json = {};
-  const pathsText = JSON.stringify(paths);
-  for (const [name, r] of Object.entries(SHARED_RESPONSES)) {
-    if (!pathsText.includes(`"#/components/responses/${name}"`)) continue;
-    sharedResponses[name] = {
-      description: r.description,
-      headers: { 'X-Request-Id': header('X-Request-Id'), 'Server-Timing': header('Server-Timing'), ...(r.headers ?? {}) },
-      content: errorContent(examples.shared[String(r.status)] ?? UNCAPTURED_SHARED[String(r.status)]),
-    };
-  }
-
-  const used = reachable({ paths, sharedResponses }, schemas);
+  const sharedResponses = sharedResponsesUsedBy(paths, examples);
+  const used = reachable({ paths, sharedResponses }, schemas.all);
   const components = Object.fromEntries(
-    Object.entries(schemas)
+    Object.entries(schemas.all)
       .filter(([id]) => used.has(id))
       .sort(([a], [b]) => a.localeCompare(b)),
   );
@@ -551,7 +447,7 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
     openapi: '3.1.0',
     info: {
       title: 'Open Prediction-Market API',
-      version: '2.1.0',
+      version: CONTRACT_VERSION,
       summary: 'Markets, polls and opinions of the prediction-market app, for integrations and AI agents.',
       description: infoDescription(operations),
       contact: { name: 'Open API team' },
@@ -590,6 +486,148 @@ export function buildOpenApi(operations: readonly Operation[], serverUrl = '/ope
   };
 }
 
+/** Every component schema, and the name of each operation's request body and answer among them. */
+interface ComponentSchemas {
+  all: Record<string, Json>;
+  bodies: Map<Operation, string>;
+  outputs: Map<Operation, string>;
+}
+
+/**
+ * The contract's named schemas, each request body (as input) and each answer (as output), under
+ * the names the document refers to them by.
+ */
+function componentSchemas(operations: readonly Operation[], examples: OpenApiExamples): ComponentSchemas {
+  const named = namedContractSchemas();
+  const inputRegistry = z.registry<{ id: string }>();
+  const outputRegistry = z.registry<{ id: string }>();
+  const bodies = new Map<Operation, string>();
+  const outputs = new Map<Operation, string>();
+
+  for (const op of operations) {
+    if (op.rest.method !== 'POST') continue;
+    const body = bodySchemaOf(op, named);
+    bodies.set(op, body.name);
+    if (!inputRegistry.has(body.schema)) inputRegistry.add(body.schema, { id: body.name });
+  }
+  const requestSchemas = new Set(bodies.values());
+  for (const [schema, name] of named) {
+    if (!requestSchemas.has(name)) outputRegistry.add(schema, { id: name });
+  }
+  outputRegistry.add(contract.ErrorEnvelope, { id: 'ErrorEnvelope' });
+  for (const op of operations) {
+    const name = named.get(op.output) ?? `${pascal(op.name)}Response`;
+    if (!outputRegistry.has(op.output)) outputRegistry.add(op.output, { id: name });
+    outputs.set(op, name);
+  }
+
+  const all = { ...convert(outputRegistry, 'output'), ...convert(inputRegistry, 'input') };
+  addDiscriminators(all, named);
+  bodyPropertyExamples(all, operations, bodies, examples);
+  return { all, bodies, outputs };
+}
+
+/** One operation's entry under its path: parameters, request body and answers. */
+function operationObject(op: Operation, schemas: ComponentSchemas, examples: OpenApiExamples): Json {
+  const own = examples.operations[op.name];
+  const parameters = parametersOf(op, own);
+  const requestBody = requestBodyOf(op, own, schemas);
+  return {
+    operationId: op.name,
+    summary: op.title,
+    description: op.description,
+    tags: [op.tag],
+    ...(op.mcp ? { 'x-mcp-tool': op.name } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody === undefined ? {} : { requestBody }),
+    responses: responsesOf(op, own, schemas, examples),
+  };
+}
+
+/** Path and query parameters (a GET's inputs are all query parameters), and Accept-Language. */
+function parametersOf(op: Operation, own: OperationExamples | undefined): Json[] {
+  const input = z.toJSONSchema(op.input, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
+  tidy(input);
+  const props = (input['properties'] ?? {}) as Record<string, Json>;
+  const required = new Set((input['required'] ?? []) as string[]);
+  const pathNames = pathParamsOf(op);
+
+  const parameters: Json[] = [];
+  const param = (name: string, where: 'path' | 'query') => {
+    const { description, ...schema } = props[name] ?? { type: 'string' };
+    const example = own?.parameters[name];
+    // The parameter's own example (a real sandbox id) replaces the schema's generic one.
+    if (example !== undefined) delete schema['examples'];
+    parameters.push({
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      description: typeof description === 'string' ? description : `The \`${name}\` parameter.`,
+      schema,
+      ...(example === undefined ? {} : { example }),
+    });
+  };
+  for (const name of pathNames) param(name, 'path');
+  if (op.rest.method === 'GET') for (const name of Object.keys(props)) if (!pathNames.includes(name)) param(name, 'query');
+  if (negotiatesLanguage(op)) parameters.push({ $ref: '#/components/parameters/AcceptLanguage' });
+  return parameters;
+}
+
+function requestBodyOf(op: Operation, own: OperationExamples | undefined, schemas: ComponentSchemas): Json | undefined {
+  if (op.rest.method !== 'POST') return undefined;
+  const bodyExamples = examplesOf(own?.requestBodies);
+  return {
+    required: true,
+    description:
+      op.kind === 'execute' ? 'Exactly the token of the matching preview; any other field is refused.' : 'The action to preview.',
+    content: {
+      'application/json': {
+        schema: ref(schemas.bodies.get(op) as string),
+        ...(bodyExamples === undefined ? {} : { examples: bodyExamples }),
+      },
+    },
+  };
+}
+
+/** The success answers (an execution's 201, and its replay's 200 when it replays) and every error answer. */
+function responsesOf(op: Operation, own: OperationExamples | undefined, schemas: ComponentSchemas, examples: OpenApiExamples): Json {
+  const successHeaders: Json = { ...RATE_HEADERS, 'X-Request-Id': header('X-Request-Id'), 'Server-Timing': header('Server-Timing') };
+  if (negotiatesLanguage(op)) successHeaders['Content-Language'] = header('Content-Language');
+  const success = (status: number, description: string): Json => {
+    const set = examplesOf(own?.responses[String(status)]);
+    return {
+      description,
+      headers: successHeaders,
+      content: { 'application/json': { schema: ref(schemas.outputs.get(op) as string), ...(set === undefined ? {} : { examples: set }) } },
+    };
+  };
+  const responses: Json = {};
+  if (op.kind === 'execute') {
+    responses['201'] = success(201, 'Executed (`replayed: false`).');
+    // An output whose `replayed` can only be false is never replayed (publish_opinion: a retry is 409).
+    if (replays(op)) responses['200'] = success(200, 'A retry with the same token: the stored result, identical but for `replayed: true`.');
+  } else {
+    responses['200'] = success(200, op.kind === 'preview' ? 'The preview: nothing is charged.' : 'OK.');
+  }
+  for (const status of errorStatuses(op)) responses[String(status)] = errorResponse(op, status, examples);
+  return responses;
+}
+
+/** The shared error answers (components.responses) that some operation refers to. */
+function sharedResponsesUsedBy(paths: Record<string, Json>, examples: OpenApiExamples): Json {
+  const sharedResponses: Json = {};
+  const pathsText = JSON.stringify(paths);
+  for (const [name, r] of Object.entries(SHARED_RESPONSES)) {
+    if (!pathsText.includes(`"#/components/responses/${name}"`)) continue;
+    sharedResponses[name] = {
+      description: r.description,
+      headers: { 'X-Request-Id': header('X-Request-Id'), 'Server-Timing': header('Server-Timing'), ...(r.headers ?? {}) },
+      content: errorContent(examples.shared[String(r.status)] ?? UNCAPTURED_SHARED[String(r.status)]),
+    };
+  }
+  return sharedResponses;
+}
+
 function replays(op: Operation): boolean {
   const json = z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as { properties?: Record<string, Json> };
   const replayed = json.properties?.['replayed'];
@@ -605,7 +643,7 @@ function infoDescription(operations: readonly Operation[]): string {
   const readTools = tools.filter((op) => op.scope === 'read').length;
   return `The open API of the prediction-market and polling app: predictions (markets) and polls, their
 opinions, the key owner's own data, and three actions (placing an order, publishing an opinion,
-backing an opinion). Contract version 2.1.0. The same operations are MCP tools for AI agents.
+backing an opinion). Contract version ${CONTRACT_VERSION}. The same operations are MCP tools for AI agents.
 
 ## Authentication
 

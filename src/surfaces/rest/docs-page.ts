@@ -20,13 +20,14 @@
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Services } from '../services.ts';
-import { hashKey } from '../auth/authenticator.ts';
+import type { Services } from '../../services.ts';
+import { hashKey } from '../../auth/authenticator.ts';
+import { CONTRACT_VERSION } from '../../contract/version.ts';
 
 /** The sandbox's read+write demo key (docs/contract/sandbox.md#sandbox-keys; public by design). */
 export const SANDBOX_DEMO_KEY = 'opk_test_alice_write_000000000';
 
-const MCP_GUIDE = new URL('../../docs/mcp.md', import.meta.url);
+const MCP_GUIDE = new URL('../../../docs/mcp.md', import.meta.url);
 /** How long a negative answer (not the sandbox, or the backend did not answer) is kept. */
 const RECHECK_MS = 60_000;
 
@@ -144,7 +145,7 @@ export function guideDocument(guide: string): {
     const end = section.indexOf('\n');
     return { name: section.slice(0, end).trim(), description: section.slice(end + 1).trim() };
   });
-  return { openapi: '3.1.0', info: { title: 'MCP guide', version: '2.1.0', description: intro.trim() }, tags, paths: {} };
+  return { openapi: '3.1.0', info: { title: 'MCP guide', version: CONTRACT_VERSION, description: intro.trim() }, tags, paths: {} };
 }
 
 /**
