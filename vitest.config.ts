@@ -32,9 +32,6 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          // Unit files share a worker's module graph instead of importing it afresh per file,
-          // which was most of their run time; each file still owns its state (no globals).
-          isolate: false,
           // Browser tests have their own run (test/browser/vitest.config.ts).
           exclude: [...configDefaults.exclude, 'test/browser/**', ...needsRedis],
         },
