@@ -1,9 +1,9 @@
 /**
  * The OpenTelemetry SDK, started by ./start.ts only when an exporter endpoint is configured, and
- * before the app is imported: Fastify, ioredis and node:http are patched as they load.
+ * before the app is imported: Fastify, undici and ioredis are patched as they load.
  *
- * - node:http (incoming requests: the HTTP server span, W3C `traceparent`/`tracestate` read from
- *   the request's headers), @fastify/otel (route and handler), undici (every backend call a
+ * - @fastify/otel (the HTTP server span, W3C `traceparent`/`tracestate` read from the
+ *   request's headers), undici (every backend call a
  *   CLIENT span, its `traceparent` injected into the backend request), ioredis (the limiter's
  *   and the stores' Redis commands, recorded by command name only);
  * - one span per operation call (./operation-span.ts), trace ids in log lines;
@@ -14,7 +14,7 @@
  * the instrumentations name: the gateway's own files are never wrapped.
  */
 import { register } from 'node:module';
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, type Span, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -29,6 +29,7 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
+import type { FastifyRequest } from 'fastify';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { installTracingHooks } from './hooks.ts';
 import { operationTracer, traceLogFields } from './operation-span.ts';
@@ -40,6 +41,23 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/livez', '/readyz', '/metr
 
 /** How long a shutdown waits for the last spans to be exported. */
 const SHUTDOWN_EXPORT_MS = 3_000;
+
+/**
+ * @fastify/otel's request span is the HTTP server span (there is no node:http instrumentation:
+ * a second server span per request cost more than the rest of tracing together). Named and
+ * completed here as the HTTP conventions ask: `GET /open/v1/me`, the query apart from the path
+ * (both redacted on export), the scheme and the client's address.
+ */
+function nameServerSpan(span: Span, request: FastifyRequest): void {
+  const route = request.routeOptions.url;
+  span.updateName(route === undefined ? request.method : `${request.method} ${route}`);
+  const mark = request.url.indexOf('?');
+  span.setAttributes({
+    'url.scheme': request.protocol,
+    'client.address': request.ip,
+    ...(mark === -1 ? {} : { 'url.path': request.url.slice(0, mark), 'url.query': request.url.slice(mark + 1) }),
+  });
+}
 
 export interface Tracing {
   /** Exports what is pending and stops (at shutdown). */
@@ -92,19 +110,14 @@ export async function startSdk(settings: TracingSettings, version: string): Prom
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
 
-  const [{ HttpInstrumentation }, { UndiciInstrumentation }, { IORedisInstrumentation }, { FastifyOtelInstrumentation }] =
-    await Promise.all([
-      import('@opentelemetry/instrumentation-http'),
-      import('@opentelemetry/instrumentation-undici'),
-      import('@opentelemetry/instrumentation-ioredis'),
-      import('@fastify/otel'),
-    ]);
+  const [{ UndiciInstrumentation }, { IORedisInstrumentation }, { FastifyOtelInstrumentation }] = await Promise.all([
+    import('@opentelemetry/instrumentation-undici'),
+    import('@opentelemetry/instrumentation-ioredis'),
+    import('@fastify/otel'),
+  ]);
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0] ?? ''),
-      }),
       new FastifyOtelInstrumentation({
         registerOnInitialization: true,
         // A span per hook would be a dozen per request; the route's span and the operation's say
@@ -112,7 +125,8 @@ export async function startSdk(settings: TracingSettings, version: string): Prom
         instrumentHooks: false,
         instrumentHandler: false,
         recordExceptions: false,
-        ignorePaths: (route) => UNTRACED_PATHS.has(route.url),
+        ignorePaths: (route) => UNTRACED_PATHS.has(route.url.split('?')[0] ?? ''),
+        requestHook: nameServerSpan,
       }),
       new UndiciInstrumentation(),
       // Command names only: a Redis key or argument may be derived from a caller's data.
