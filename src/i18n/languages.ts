@@ -27,18 +27,7 @@ const TO_APP: Readonly<Record<Language, AppLocaleTag>> = {
   ms: 'ms',
 };
 
-const FROM_APP: ReadonlyMap<string, Language> = new Map(LANGUAGES.map((lang) => [TO_APP[lang], lang] as const));
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
-
 /** Contract language → the backend's locale tag (`id` → `in`, `zh-TW` → `zh_TW`). */
 export function toAppLocale(lang: Language): AppLocaleTag {
   return TO_APP[lang];
-}
-
-/** Backend locale tag → contract language; null for a tag the contract does not support. */
-export function fromAppLocale(tag: string): Language | null {
-  return FROM_APP.get(tag) ?? null;
 }
