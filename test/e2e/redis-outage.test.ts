@@ -3,19 +3,25 @@
  * a process of this test's own is run normally, then Redis is killed, then restarted on the
  * same port. While it is down: reads keep serving (key verdicts from the backend, rate limits
  * skipped and counted as such), writes fail closed with 500 CONFIRM_UNAVAILABLE and charge
- * nothing, /readyz reports redis down (still 200), and every answer comes within a bound (no hang). After the restart
- * the same gateway recovers by itself: the token refused during the outage places its order.
+ * nothing, /readyz reports redis down (still 200), and every answer comes without waiting for
+ * Redis. After the restart the same gateway recovers by itself: the token refused during the
+ * outage places its order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../src/contract/index.ts';
 import { outcomeId } from '../../sandbox/ids.ts';
+import type { RedisClient } from '../../src/store/redis.ts';
 import { testPrefix } from '../helpers/redis.ts';
 import { KEYS, MARKETS, SERVICE_TOKEN, USERS, startStack, type Reply, type Stack } from '../helpers/stack.ts';
 import { RedisProcess, freePort } from '../upstream/redis-process.ts';
 
 const V1 = '/open/v1';
-/** Every answer while Redis is away must come well within this (REDIS_COMMAND_TIMEOUT_MS = 200). */
-const BOUND_MS = 2_000;
+/**
+ * Longer than any test may run: no answer can come from a Redis command that timed out, so each
+ * answer during the outage shows that the command failed at once (no offline queue) and the
+ * gateway took its fallback rather than wait for Redis.
+ */
+const COMMAND_TIMEOUT_MS = 600_000;
 
 let redis: RedisProcess;
 let stack: Stack;
@@ -24,19 +30,13 @@ beforeAll(async () => {
   redis = new RedisProcess(await freePort());
   await redis.start();
   stack = await startStack({
-    env: { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: 200, REDIS_KEY_PREFIX: testPrefix('redis-outage') },
+    env: { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: COMMAND_TIMEOUT_MS, REDIS_KEY_PREFIX: testPrefix('redis-outage') },
   });
 });
 afterAll(async () => {
   await stack?.close();
   await redis?.kill();
 });
-
-async function timed<T>(p: Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await p;
-  return { value, ms: performance.now() - started };
-}
 
 async function coins(userId: string): Promise<number> {
   const res = await fetch(`${stack.sandbox.url}/internal/users/${userId}/profile`, { headers: { 'x-service-token': SERVICE_TOKEN } });
@@ -56,14 +56,15 @@ async function readyz(): Promise<string> {
   return ((await res.json()) as { dependencies: { redis: string } }).dependencies.redis;
 }
 
-async function until(what: string, check: () => Promise<boolean>, ms = 8_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/** The gateway's own Redis connection, whose status events say when it lost and regained Redis. */
+function connection(): RedisClient {
+  const client = stack.app.services.redis;
+  if (client === null) throw new Error('the gateway has no Redis');
+  return client;
 }
+
+/** The connection's next `status` event (node:events' once() would reject on the 'error' of a failed reconnection). */
+const event = (client: RedisClient, status: 'close' | 'ready') => new Promise<void>((resolve) => client.once(status, () => resolve()));
 
 async function skipped(): Promise<number> {
   const metric = await stack.app.services.metrics.registry.getSingleMetric('openpm_rate_limit_decisions_total')?.get();
@@ -100,36 +101,30 @@ describe('a gateway whose Redis dies and comes back', () => {
     coinsBefore = await coins(USERS.alice);
   });
 
-  it('Redis killed: /readyz stays 200 and reports redis down, at once', async () => {
+  it('Redis killed: /readyz stays 200 and reports redis down, without waiting for Redis', async () => {
+    const client = connection();
+    const closed = event(client, 'close');
     await redis.kill();
-    await until('the gateway to notice', async () => stack.app.services.redis?.status !== 'ready');
-    const { value, ms } = await timed(readyz());
-    expect(value).toBe('down');
-    expect(ms).toBeLessThan(BOUND_MS);
+    await closed;
+    expect(await readyz()).toBe('down');
   });
 
   it('reads keep serving: rate limits skipped (counted as skipped), no X-RateLimit headers', async () => {
     const before = await skipped();
-    const { value: r, ms } = await timed(stack.get(`${V1}/topics`, KEYS.aliceWrite));
+    const r = await stack.get(`${V1}/topics`, KEYS.aliceWrite);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(ms).toBeLessThan(BOUND_MS);
     expect(r.headers.get('x-ratelimit-limit')).toBeNull();
-    expect(await skipped()).toBeGreaterThan(before);
+    expect(await skipped()).toBe(before + 1);
   });
 
   it('key verdicts fall back to the backend: a key never seen before works, a revoked one is refused', async () => {
-    const read = await timed(stack.get(`${V1}/me`, KEYS.aliceRead));
-    expect(read.value.status, JSON.stringify(read.value.body)).toBe(200);
-    expect(read.ms).toBeLessThan(BOUND_MS);
-    const revoked = await timed(stack.get(`${V1}/me`, KEYS.carolRevoked));
-    expectContractError(revoked.value, 401, 'UNAUTHORIZED');
-    expect(revoked.ms).toBeLessThan(BOUND_MS);
+    const read = await stack.get(`${V1}/me`, KEYS.aliceRead);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expectContractError(await stack.get(`${V1}/me`, KEYS.carolRevoked), 401, 'UNAUTHORIZED');
   });
 
   it('a write fails closed: 500 CONFIRM_UNAVAILABLE, nothing executed, nothing charged', async () => {
-    const { value: r, ms } = await timed(place(token));
-    expectContractError(r, 500, 'CONFIRM_UNAVAILABLE');
-    expect(ms).toBeLessThan(BOUND_MS);
+    expectContractError(await place(token), 500, 'CONFIRM_UNAVAILABLE');
     // Asking again changes nothing.
     expectContractError(await place(token), 500, 'CONFIRM_UNAVAILABLE');
     expect(await orders()).toBe(ordersBefore);
@@ -137,7 +132,7 @@ describe('a gateway whose Redis dies and comes back', () => {
     await expectAuditOk();
   });
 
-  it('under load: 20 concurrent reads all answer within the bound, 200 or a contract error', async () => {
+  it('under load: 20 concurrent reads all answer 200, each with its rate limit skipped', async () => {
     const paths = [
       `${V1}/topics`,
       `${V1}/topics/${MARKETS.aliceOpen}`,
@@ -147,27 +142,24 @@ describe('a gateway whose Redis dies and comes back', () => {
       `${V1}/search?q=will`,
       `${V1}/topics?type=poll`,
     ];
-    const started = performance.now();
+    const before = await skipped();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, async (_, i) => {
-        const key = i % 2 === 0 ? KEYS.aliceRead : KEYS.aliceWrite;
-        const t0 = performance.now();
-        const r = await stack.get(paths[i % paths.length] ?? `${V1}/zones`, key);
-        return { r, ms: performance.now() - t0 };
-      }),
+      Array.from({ length: 20 }, (_, i) =>
+        stack.get(paths[i % paths.length] ?? `${V1}/zones`, i % 2 === 0 ? KEYS.aliceRead : KEYS.aliceWrite),
+      ),
     );
-    expect(performance.now() - started).toBeLessThan(BOUND_MS);
-    for (const { r, ms } of answers) {
-      expect(ms).toBeLessThan(BOUND_MS);
-      if (r.status !== 200) expect(ErrorEnvelope.safeParse(r.body).success, JSON.stringify(r.body)).toBe(true);
-    }
     // Nothing here depends on Redis: they are all served.
-    expect(answers.map((a) => a.r.status)).toEqual(answers.map(() => 200));
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    expect(answers.filter((r) => r.headers.get('x-ratelimit-limit') !== null)).toEqual([]);
+    expect(await skipped()).toBe(before + answers.length);
   });
 
   it('Redis back on the same port: the gateway recovers without a restart and the same token places its order', async () => {
+    const client = connection();
+    const ready = event(client, 'ready');
     await redis.start();
-    await until('/readyz to report redis up', async () => (await readyz()) === 'up');
+    await ready;
+    expect(await readyz()).toBe('up');
     const me = await stack.get(`${V1}/me`, KEYS.aliceWrite);
     expect(me.headers.get('x-ratelimit-limit')).toBe('120');
 
