@@ -5,31 +5,23 @@
  * stopped and started again (same node id and slots, from its nodes.conf), so a test can take
  * a shard away and bring it back. Nothing outside 127.0.0.1 is touched.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { freePort, PrivateRedis } from '../helpers/private-redis.ts';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const addr = s.address();
-  const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 export interface ClusterNode {
   port: number;
   /** Port of the cluster bus (gossip), chosen free as well. */
   busPort: number;
-  child: ChildProcess | null;
+  /** Its redis-server while it runs (null once killed). */
+  server: PrivateRedis | null;
 }
 
 export interface NodeInfo {
@@ -40,11 +32,6 @@ export interface NodeInfo {
   masterId: string | null;
   failed: boolean;
 }
-
-const children = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
 
 export class TestCluster {
   readonly nodes: ClusterNode[] = [];
@@ -65,7 +52,7 @@ export class TestCluster {
     const ports = new Set<number>();
     while (ports.size < count * 2) ports.add(await freePort());
     const list = [...ports];
-    for (let i = 0; i < count; i++) cluster.nodes.push({ port: list[2 * i] as number, busPort: list[2 * i + 1] as number, child: null });
+    for (let i = 0; i < count; i++) cluster.nodes.push({ port: list[2 * i] as number, busPort: list[2 * i + 1] as number, server: null });
     try {
       await Promise.all(cluster.nodes.map((n) => cluster.startNode(n)));
       await run('redis-cli', [
@@ -98,15 +85,13 @@ export class TestCluster {
   }
 
   async startNode(node: ClusterNode): Promise<void> {
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(node.port),
+    node.server = await PrivateRedis.start({
+      port: node.port,
+      // Its nodes.conf stays here: started again, the node keeps its id and slots.
+      dir: this.#dir,
+      args: [
         '--cluster-port',
         String(node.busPort),
-        '--bind',
-        '127.0.0.1',
         '--cluster-enabled',
         'yes',
         '--cluster-config-file',
@@ -116,40 +101,17 @@ export class TestCluster {
         // Replicas take over at once, whatever their replication lag (a test cluster).
         '--cluster-replica-validity-factor',
         '0',
-        // Replicas sync at once (the default waits 5 s for more replicas to join).
-        '--repl-diskless-sync-delay',
-        '0',
-        '--dir',
-        this.#dir,
-        '--save',
-        '',
-        '--appendonly',
-        'no',
         '--logfile',
         join(this.#dir, `redis-${node.port}.log`),
       ],
-      { stdio: 'ignore' },
-    );
-    node.child = child;
-    children.add(child);
-    child.once('exit', () => children.delete(child));
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`redis-server on ${node.port} exited with ${child.exitCode}`);
-      if (await this.#pingable(node.port)) return;
-      if (Date.now() > deadline) throw new Error(`redis-server on ${node.port} did not start`);
-      await sleep(50);
-    }
+    });
   }
 
   /** SIGKILL: the node is gone at once, as when its machine dies. */
   async killNode(node: ClusterNode): Promise<void> {
-    const child = node.child;
-    node.child = null;
-    if (child === null || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    const server = node.server;
+    node.server = null;
+    await server?.stop();
   }
 
   nodeByPort(port: number): ClusterNode {
@@ -180,7 +142,7 @@ export class TestCluster {
   /** The cluster as one running node sees it. */
   async topology(): Promise<NodeInfo[]> {
     for (const n of this.nodes) {
-      if (n.child === null) continue;
+      if (n.server === null) continue;
       try {
         const raw = String(await this.admin(n.port, (r) => r.cluster('NODES')));
         return raw
@@ -205,7 +167,7 @@ export class TestCluster {
 
   /** The port of the master that serves `key` now. */
   async masterOf(key: string): Promise<number> {
-    const first = this.nodes.find((n) => n.child !== null);
+    const first = this.nodes.find((n) => n.server !== null);
     if (first === undefined) throw new Error('no node runs');
     const slot = Number(await this.admin(first.port, (r) => r.cluster('KEYSLOT', key)));
     const slots = await this.admin(first.port, (r) => r.cluster('SLOTS'));
@@ -217,7 +179,7 @@ export class TestCluster {
   async waitState(state: 'ok' | 'fail', withinMs: number): Promise<void> {
     const deadline = Date.now() + withinMs;
     for (;;) {
-      const running = this.nodes.filter((n) => n.child !== null);
+      const running = this.nodes.filter((n) => n.server !== null);
       const states = await Promise.all(
         running.map((n) =>
           this.admin(n.port, async (r) => /cluster_state:(\w+)/.exec(String(await r.cluster('INFO')))?.[1]).catch(() => 'down'),
@@ -237,13 +199,5 @@ export class TestCluster {
   async stop(): Promise<void> {
     await Promise.all(this.nodes.map((n) => this.killNode(n)));
     rmSync(this.#dir, { recursive: true, force: true });
-  }
-
-  async #pingable(port: number): Promise<boolean> {
-    try {
-      return (await this.admin(port, (r) => r.ping())) === 'PONG';
-    } catch {
-      return false;
-    }
   }
 }

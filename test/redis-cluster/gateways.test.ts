@@ -211,7 +211,7 @@ describe('when the cluster loses nodes', () => {
     const pair = topology
       .filter((n) => n.role === 'master' && !n.failed)
       .map((m) => ({ master: m, replica: topology.find((n) => n.masterId === m.id && !n.failed) }))
-      .find((p) => p.replica !== undefined && cluster.nodes.some((n) => n.port === p.master.port && n.child !== null));
+      .find((p) => p.replica !== undefined && cluster.nodes.some((n) => n.port === p.master.port && n.server !== null));
     if (pair?.replica === undefined) throw new Error('no master with a live replica');
     await cluster.killNode(cluster.nodeByPort(pair.replica.port));
     await cluster.killNode(cluster.nodeByPort(pair.master.port));

@@ -5,9 +5,8 @@
  * server's certificate and presents a client certificate; Sentinel hands over the master and,
  * after a failover, the new one; and every script goes out as EVALSHA once loaded.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,56 +18,22 @@ import { RedisRateLimitStore } from '../../src/limits/store.ts';
 import { connectRedis, probeRedis, redisOptionsFrom, redisReady, type RedisClient } from '../../src/store/redis.ts';
 import { outcomeId } from '../../sandbox/ids.ts';
 import { within } from '../helpers/gateway-process.ts';
+import { PrivateRedis, type PrivateRedisOptions } from '../helpers/private-redis.ts';
 import { FLEET_SECRETS } from '../helpers/redis.ts';
 import { KEYS, MARKETS, startStack } from '../helpers/stack.ts';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const dir = mkdtempSync(join(tmpdir(), 'openpm-redis-'));
-const children: ChildProcess[] = [];
+const servers: PrivateRedis[] = [];
 const clients: RedisClient[] = [];
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const addr = s.address();
-  const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-  await new Promise((r) => s.close(r));
-  return port;
+/** A redis-server (or sentinel) of this test, its files (certificates, sentinel.conf) in `dir`. */
+async function server(opts: PrivateRedisOptions = {}): Promise<PrivateRedis> {
+  const s = await PrivateRedis.start({ dir, ...opts });
+  servers.push(s);
+  return s;
 }
-
-/** A redis-server (or sentinel) of this test, answering PING on `port` (plain or TLS). */
-async function server(args: string[], port: number, ping: string[] = []): Promise<ChildProcess> {
-  const child = spawn('redis-server', args, { stdio: 'ignore' });
-  children.push(child);
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server ${args.join(' ')} exited with ${child.exitCode}`);
-    const ok = await run('redis-cli', ['-p', String(port), ...ping, 'PING']).then(
-      (r) => r.stdout.includes('PONG') || r.stdout.includes('NOAUTH'),
-      () => false,
-    );
-    if (ok) return child;
-    if (Date.now() > deadline) throw new Error(`redis-server on ${port} did not start`);
-    await sleep(50);
-  }
-}
-const plain = (port: number, ...more: string[]) => [
-  '--port',
-  String(port),
-  '--bind',
-  '127.0.0.1',
-  '--save',
-  '',
-  '--appendonly',
-  'no',
-  '--dir',
-  dir,
-  // A replica syncs at once (the default waits 5 s for more replicas to join).
-  '--repl-diskless-sync-delay',
-  '0',
-  ...more,
-];
 
 function connectFrom(env: Record<string, string | number>): RedisClient {
   const options = redisOptionsFrom(configFrom({ ...FLEET_SECRETS, ...env }));
@@ -81,7 +46,7 @@ function connectFrom(env: Record<string, string | number>): RedisClient {
 
 afterAll(async () => {
   for (const c of clients) c.disconnect();
-  for (const c of children) c.kill('SIGKILL');
+  await Promise.all(servers.map((s) => s.stop()));
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -148,8 +113,7 @@ describe('Redis configuration', () => {
 describe('standalone with credentials', () => {
   let port: number;
   beforeAll(async () => {
-    port = await freePort();
-    await server(plain(port, '--requirepass', 'default-pw'), port);
+    ({ port } = await server({ args: ['--requirepass', 'default-pw'] }));
     const admin = new Redis({ port, password: 'default-pw' });
     await admin.call('ACL', 'SETUSER', 'gateway', 'on', '>gw-pw', '~*', '&*', '+@all');
     admin.disconnect();
@@ -231,8 +195,7 @@ const GATEWAY_ACL = [
 
 describe('a Redis user with only the documented permissions', () => {
   it('is enough for a whole gateway: verdicts, limits, address throttle, claims, kill switch, readiness', async () => {
-    const port = await freePort();
-    await server(plain(port), port);
+    const { port } = await server();
     const admin = new Redis({ port });
     await admin.call('ACL', 'SETUSER', 'openpm', ...GATEWAY_ACL);
     admin.disconnect();
@@ -315,21 +278,9 @@ describe('TLS (rediss://) with a client certificate', () => {
         ...(who === 'server' ? ['-extfile', 'server.ext'] : []),
       );
     }
-    port = await freePort();
-    await server(
-      [
-        '--port',
-        '0',
-        '--tls-port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dir,
+    ({ port } = await server({
+      tls: true,
+      args: [
         '--tls-cert-file',
         file('server.crt'),
         '--tls-key-file',
@@ -339,9 +290,8 @@ describe('TLS (rediss://) with a client certificate', () => {
         '--tls-auth-clients',
         'yes',
       ],
-      port,
-      ['--tls', '--cacert', file('ca.crt'), '--cert', file('client.crt'), '--key', file('client.key')],
-    );
+      cli: ['--tls', '--cacert', file('ca.crt'), '--cert', file('client.crt'), '--key', file('client.key')],
+    }));
   });
 
   const tlsEnv = () => ({
@@ -373,30 +323,21 @@ describe('TLS (rediss://) with a client certificate', () => {
 });
 
 describe('Sentinel', () => {
-  let master: number;
+  let master: PrivateRedis;
   let replica: number;
   let sentinel: number;
-  let masterProcess: ChildProcess;
   beforeAll(async () => {
-    [master, replica, sentinel] = await Promise.all([freePort(), freePort(), freePort()]);
-    masterProcess = await server(plain(master, '--requirepass', 'data-pw', '--masterauth', 'data-pw'), master, [
-      '-a',
-      'data-pw',
-      '--no-auth-warning',
-    ]);
-    await server(
-      plain(replica, '--replicaof', '127.0.0.1', String(master), '--requirepass', 'data-pw', '--masterauth', 'data-pw'),
-      replica,
-      ['-a', 'data-pw', '--no-auth-warning'],
-    );
+    const data = { cli: ['-a', 'data-pw', '--no-auth-warning'] };
+    master = await server({ ...data, args: ['--requirepass', 'data-pw', '--masterauth', 'data-pw'] });
+    ({ port: replica } = await server({
+      ...data,
+      args: ['--replicaof', '127.0.0.1', String(master.port), '--requirepass', 'data-pw', '--masterauth', 'data-pw'],
+    }));
     const conf = join(dir, 'sentinel.conf');
     writeFileSync(
       conf,
       [
-        `port ${sentinel}`,
-        'bind 127.0.0.1',
-        `dir ${dir}`,
-        `sentinel monitor gateway-master 127.0.0.1 ${master} 1`,
+        `sentinel monitor gateway-master 127.0.0.1 ${master.port} 1`,
         'sentinel auth-pass gateway-master data-pw',
         'sentinel down-after-milliseconds gateway-master 400',
         'sentinel failover-timeout gateway-master 2000',
@@ -404,7 +345,7 @@ describe('Sentinel', () => {
         '',
       ].join('\n'),
     );
-    await server([conf, '--sentinel'], sentinel, ['-a', 'sentinel-pw', '--no-auth-warning']);
+    ({ port: sentinel } = await server({ sentinelConfig: conf, cli: ['-a', 'sentinel-pw', '--no-auth-warning'] }));
   });
 
   it('reaches the master the sentinels name, and the new one after a failover', async () => {
@@ -417,7 +358,7 @@ describe('Sentinel', () => {
       REDIS_COMMAND_TIMEOUT_MS: 500,
     });
     expect(await redisReady(r, 3_000)).toBe(true);
-    expect(Number(/tcp_port:(\d+)/.exec(String(await r.info('server')))?.[1])).toBe(master);
+    expect(Number(/tcp_port:(\d+)/.exec(String(await r.info('server')))?.[1])).toBe(master.port);
     const claims = new RedisClaimStore(r, 'sentinel:');
     expect(await claims.claim('before', 60_000, 'me')).toEqual({ state: 'acquired' });
     const onReplica = new Redis({ port: replica, password: 'data-pw' });
@@ -425,7 +366,7 @@ describe('Sentinel', () => {
     expect(await onReplica.exists('sentinel:confirm:before')).toBe(1); // replicated before the master dies
     onReplica.disconnect();
 
-    masterProcess.kill('SIGKILL');
+    await master.stop();
     // INFO is answered during the client's ready check too: the replica may answer it while
     // still a replica, and the client then drops that connection. So wait for a ready client
     // whose server is the replica, promoted.
