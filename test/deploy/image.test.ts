@@ -9,7 +9,7 @@
  * What this does not check: that `docker build` succeeds (no engine), the base image's
  * contents, or the HEALTHCHECK command inside a container.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { ROOT } from '../helpers/gateway-process.ts';
+import { ROOT, startGateway } from '../helpers/gateway-process.ts';
 import { KEYS, SERVICE_TOKEN } from '../helpers/stack.ts';
 
 interface Instruction {
@@ -249,45 +249,26 @@ describe('the production file set', () => {
   });
 
   it('starts with the image environment and serves a real backend', async () => {
-    const env = Object.fromEntries(envOf(production));
-    const child = spawn(process.execPath, ['src/server.ts'], {
-      cwd: layout,
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        ...env,
-        // Loopback here: this machine is shared; HOST=0.0.0.0 itself is checked above.
+    const gw = await startGateway(
+      {
+        ...Object.fromEntries(envOf(production)),
+        // Loopback and free ports here: this machine is shared; HOST=0.0.0.0 itself is checked above.
         HOST: '127.0.0.1',
         PORT: '0',
         ADMIN_PORT: '0',
+        LOG_LEVEL: 'info',
         UPSTREAM_URL: sandbox.url,
         UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
-        LOG_LEVEL: 'info',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+      { cwd: layout },
+    );
     try {
-      let out = '';
-      const port = await new Promise<number>((resolvePort, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no listening line:\n${out}`)), 20_000);
-        child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-          out += chunk;
-          const m = /"msg":"gateway listening"/.test(out) ? /"port":(\d+)/.exec(out) : null;
-          if (m !== null) {
-            clearTimeout(timer);
-            resolvePort(Number(m[1]));
-          }
-        });
-        child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-        child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-      });
-      expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
-      const read = await fetch(`http://127.0.0.1:${port}/open/v1/topic-categories`, {
-        headers: { authorization: `Bearer ${KEYS.aliceRead}` },
-      });
+      expect((await fetch(`${gw.url}/livez`)).status).toBe(200);
+      const read = await fetch(`${gw.url}/open/v1/topic-categories`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } });
       expect(read.status).toBe(200);
-      expect(out).not.toContain('demo key'); // no sandbox in play
+      expect(gw.stdout() + gw.stderr()).not.toContain('demo key'); // no sandbox in play
     } finally {
-      child.kill('SIGTERM');
+      await gw.stop();
     }
   });
 });

@@ -12,13 +12,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parser } from '@prometheus-io/lezer-promql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { outcomeId } from '../../sandbox/ids.ts';
-import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { killAll, ROOT, startGateway, type GatewayProcess } from '../helpers/gateway-process.ts';
-import { REDIS_URL, connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
-import { KEYS, MARKETS, SERVICE_TOKEN } from '../helpers/stack.ts';
+import { ROOT, startGateway, useFleet, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { KEYS, MARKETS } from '../helpers/stack.ts';
 
 const CHART = join(ROOT, 'helm', 'openpm-gateway');
 /** Labels the scrape adds (ServiceMonitor / Kubernetes discovery), not the gateway. */
@@ -163,21 +161,12 @@ function exposition(text: string): Exported {
   return { series };
 }
 
-let sandbox: Sandbox;
+const fleet = useFleet('promql');
 let gateway: GatewayProcess;
 let exported: Exported;
-const prefix = testPrefix('promql');
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ serviceToken: SERVICE_TOKEN });
-  gateway = await startGateway({
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
-    REDIS_URL,
-    REDIS_KEY_PREFIX: prefix,
-    CONFIRM_KEYS: `t1:${'m'.repeat(40)}`,
-    CURSOR_SECRET: 'promql-test-cursor-secret',
-  });
+  gateway = await startGateway(fleet.env());
   // Traffic that puts samples behind every family: reads, a refusal, a preview, a health check.
   const auth = { authorization: `Bearer ${KEYS.aliceWrite}` };
   await fetch(`${gateway.url}/livez`);
@@ -190,14 +179,6 @@ beforeAll(async () => {
   });
   exported = exposition(await (await fetch(`${gateway.adminUrl}/metrics`)).text());
 }, 30_000);
-
-afterAll(async () => {
-  await killAll();
-  await sandbox?.close();
-  const r = await connectTestRedis();
-  await dropPrefix(r, prefix);
-  r.disconnect();
-});
 
 describe('the chart ships expressions for every alert the issue asks', () => {
   it('has the seven alerts, each with a severity, a summary and a description', () => {

@@ -2,31 +2,16 @@
  * Graceful shutdown of a real gateway process (docs/operations.md, "Shutdown"): on SIGTERM the
  * listener closes, a request in flight still completes with 200, then the process exits 0.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { describe, expect, it } from 'vitest';
 import { KEYS } from '../../sandbox/ids.ts';
-import { killAll, startGateway, within } from '../helpers/gateway-process.ts';
-import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
+import { startGateway, useFleet, within } from '../helpers/gateway-process.ts';
 
-const SERVICE_TOKEN = 'graceful-shutdown-service-token';
-const prefix = testPrefix('graceful-shutdown');
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ serviceToken: SERVICE_TOKEN });
-});
-afterAll(async () => {
-  await killAll();
-  await sandbox?.close();
-  const redis = await connectTestRedis();
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-});
+const fleet = useFleet('graceful-shutdown');
 
 async function slowCategories(delayMs: number): Promise<void> {
-  const res = await fetch(`${sandbox.url}/sandbox/admin/faults`, {
+  const res = await fetch(`${fleet.sandbox.url}/sandbox/admin/faults`, {
     method: 'POST',
-    headers: { 'x-service-token': SERVICE_TOKEN, 'content-type': 'application/json' },
+    headers: { 'x-service-token': fleet.serviceToken, 'content-type': 'application/json' },
     body: JSON.stringify({ pathPrefix: '/internal/prediction/categories', delayMs, times: 1 }),
   });
   expect(res.status).toBe(200);
@@ -34,17 +19,13 @@ async function slowCategories(delayMs: number): Promise<void> {
 
 describe('graceful shutdown', () => {
   it('SIGTERM lets an in-flight request finish with 200, then exits 0', async () => {
-    const gw = await startGateway({
-      UPSTREAM_URL: sandbox.url,
-      UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: prefix,
-      CONFIRM_KEYS: `t1:${'k'.repeat(40)}`,
-      CURSOR_SECRET: 'ops-cursor-secret-0123456789',
-      RATE_LIMITS: 'off',
-      // At debug the gateway logs each request as it arrives, which tells this test when to stop it.
-      LOG_LEVEL: 'debug',
-    });
+    const gw = await startGateway(
+      fleet.env({
+        RATE_LIMITS: 'off',
+        // At debug the gateway logs each request as it arrives, which tells this test when to stop it.
+        LOG_LEVEL: 'debug',
+      }),
+    );
     // Authenticate the key once, so the slow request waits only on the categories call.
     expect((await fetch(`${gw.url}/open/v1/me`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } })).status).toBe(200);
 

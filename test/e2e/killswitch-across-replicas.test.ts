@@ -4,47 +4,19 @@
  * obeyed by every replica within a second, REST and MCP alike, health endpoints untouched.
  */
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { KEYS } from '../../sandbox/ids.ts';
-import { killAll, runCli, startGateway, within, type GatewayProcess } from '../helpers/gateway-process.ts';
-import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
+import { runCli, startGateway, useFleet, within, type GatewayProcess } from '../helpers/gateway-process.ts';
 
-const SERVICE_TOKEN = 'killswitch-replicas-service-token';
 const ADMIN_TOKEN = 'ops-admin-token-0123456789';
-const prefix = testPrefix('killswitch-replicas');
+const fleet = useFleet('killswitch-replicas');
+const env = (extra: Record<string, string> = {}) => fleet.env({ ADMIN_TOKEN, RATE_LIMITS: 'off', ...extra });
 
-let sandbox: Sandbox;
 let replicas: GatewayProcess[] = [];
 
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
-    REDIS_URL,
-    REDIS_KEY_PREFIX: prefix,
-    CONFIRM_KEYS: `t1:${'k'.repeat(40)}`,
-    CURSOR_SECRET: 'ops-cursor-secret-0123456789',
-    ADMIN_TOKEN,
-    RATE_LIMITS: 'off',
-    // info: the `gateway listening` line carries the ports.
-    LOG_LEVEL: 'info',
-    ...extra,
-  };
-}
-
 beforeAll(async () => {
-  sandbox = await startSandbox({ serviceToken: SERVICE_TOKEN });
   replicas = await Promise.all([startGateway(env()), startGateway(env()), startGateway(env())]);
 }, 30_000);
-
-afterAll(async () => {
-  await killAll();
-  await sandbox?.close();
-  const redis = await connectTestRedis();
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-});
 
 const rest = (g: GatewayProcess, path = '/open/v1/topic-categories') =>
   fetch(`${g.url}${path}`, { headers: { authorization: `Bearer ${KEYS.aliceRead}` } });

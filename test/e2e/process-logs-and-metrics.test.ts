@@ -5,39 +5,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_SCHEMA } from '../../src/audit/record.ts';
-import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { genericMarketId, KEYS, outcomeId } from '../../sandbox/ids.ts';
-import { killAll, startGateway, within, type GatewayProcess } from '../helpers/gateway-process.ts';
-import { connectTestRedis, dropPrefix, REDIS_URL, testPrefix } from '../helpers/redis.ts';
+import { startGateway, useFleet, within, type GatewayProcess } from '../helpers/gateway-process.ts';
 
-const SERVICE_TOKEN = 'ops-logs-service-token';
-const prefix = testPrefix('ops-logs');
+const fleet = useFleet('ops-logs');
 const UNKNOWN_KEY = 'opk_test_nobody_00000000000000';
-let sandbox: Sandbox;
 let gw: GatewayProcess;
 let confirmToken = '';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ serviceToken: SERVICE_TOKEN });
-  gw = await startGateway({
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
-    REDIS_URL,
-    REDIS_KEY_PREFIX: prefix,
-    CONFIRM_KEYS: `t1:${'k'.repeat(40)}`,
-    CURSOR_SECRET: 'ops-cursor-secret-0123456789',
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: 'info',
-  });
+  gw = await startGateway(fleet.env({ RATE_LIMITS: 'off' }));
 }, 30_000);
 
 afterAll(async () => {
   if (gw !== undefined) await gw.stop();
-  await killAll();
-  await sandbox?.close();
-  const redis = await connectTestRedis();
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
 });
 
 async function call(method: string, path: string, key?: string, body?: unknown, headers: Record<string, string> = {}) {

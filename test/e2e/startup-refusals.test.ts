@@ -5,31 +5,10 @@
  * under which a whole class of requests would fail (a fleet without its shared secrets, an
  * admin server beyond loopback without a token), each with one line naming the variable.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, MAX_UPSTREAM_TIMEOUT_MS, loadConfig } from '../../src/config.ts';
 import { PENDING_TTL_MS } from '../../src/confirm/execute-once.ts';
-import { ROOT } from '../helpers/gateway-process.ts';
-
-/** `node src/server.ts` with only this environment; resolves when it exits (or is killed after 20 s). */
-function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/server.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('exit', (code) => {
-      clearTimeout(kill);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { runGateway } from '../helpers/gateway-process.ts';
 
 const problems = (env: Record<string, string>): readonly string[] => {
   try {
@@ -43,7 +22,7 @@ const problems = (env: Record<string, string>): readonly string[] => {
 
 describe('production without a backend', () => {
   it('refuses to start: non-zero exit, one line naming UPSTREAM_URL, no sandbox, no demo key', async () => {
-    const r = await run({ NODE_ENV: 'production' });
+    const r = await runGateway({ NODE_ENV: 'production' });
     expect(r.code).not.toBe(0);
     expect(r.code).not.toBeNull();
     const lines = r.stderr.trim().split('\n');
@@ -73,7 +52,7 @@ describe('UPSTREAM_TIMEOUT_MS', () => {
   });
 
   it('stops the process with one line naming it', async () => {
-    const r = await run({ UPSTREAM_TIMEOUT_MS: '600000' });
+    const r = await runGateway({ UPSTREAM_TIMEOUT_MS: '600000' });
     expect(r.code).not.toBe(0);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('UPSTREAM_TIMEOUT_MS')]);
   }, 30_000);
@@ -99,7 +78,7 @@ describe('a fleet without its shared secrets', () => {
   });
 
   it('stops the process at start with one line, before it listens', async () => {
-    const r = await run({ ...fleet, CURSOR_SECRET: 'a-cursor-secret-of-some-length' });
+    const r = await runGateway({ ...fleet, CURSOR_SECRET: 'a-cursor-secret-of-some-length' });
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toEqual([expect.stringMatching(/^invalid configuration: CONFIRM_KEYS: required with REDIS_URL/)]);

@@ -3,9 +3,13 @@
  * its own, free ports (PORT=0, ADMIN_PORT=0) read back from the `gateway listening` log line,
  * its stdout kept as parsed JSON log lines; and the CLI, `node bin/openpm-gateway.ts`.
  * Every child is killed by `killAll()` (call it in afterAll) and, as a last resort, on exit.
+ * `useFleet` gives the replicas of one test file their backend, Redis prefix and secrets.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { connectTestRedis, dropPrefix, FLEET_SECRETS, REDIS_URL, testPrefix } from './redis.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -42,10 +46,21 @@ function baseEnv(env: Record<string, string>): Record<string, string> {
   return { ...keep, NODE_ENV: 'test', REDIS_COMMAND_TIMEOUT_MS: '2000', ...env };
 }
 
-export async function startGateway(env: Record<string, string>, opts: { startTimeoutMs?: number } = {}): Promise<GatewayProcess> {
+/** A gateway's environment: free loopback ports, and info logs (the `gateway listening` line). */
+function gatewayEnv(env: Record<string, string>): Record<string, string> {
+  return baseEnv({ PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
+}
+
+export interface StartOptions {
+  startTimeoutMs?: number;
+  /** Where `src/server.ts` is run from (default: this repository), e.g. a file set laid out as an image holds it. */
+  cwd?: string;
+}
+
+export async function startGateway(env: Record<string, string>, opts: StartOptions = {}): Promise<GatewayProcess> {
   const child = spawn(process.execPath, ['src/server.ts'], {
-    cwd: ROOT,
-    env: baseEnv({ PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
+    cwd: opts.cwd ?? ROOT,
+    env: gatewayEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -121,17 +136,17 @@ export async function startGateway(env: Record<string, string>, opts: { startTim
   };
 }
 
-export interface CliResult {
+export interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
-/** Run `node bin/openpm-gateway.ts ...args` and wait for it (killed after `timeoutMs`). */
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000): Promise<CliResult> {
-  const child = spawn(process.execPath, ['bin/openpm-gateway.ts', ...args], {
+/** Run `node <script> ...args` and wait for it to exit (killed after `timeoutMs`). */
+async function runToExit(script: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<RunResult> {
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,
-    env: baseEnv(env),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -144,6 +159,19 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
   clearTimeout(timer);
   children.delete(child);
   return { code, stdout, stderr };
+}
+
+/** Run `node bin/openpm-gateway.ts ...args` and wait for it (killed after `timeoutMs`). */
+export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000): Promise<RunResult> {
+  return runToExit('bin/openpm-gateway.ts', args, baseEnv(env), timeoutMs);
+}
+
+/**
+ * A gateway expected not to start: `node src/server.ts` run until it exits (killed after
+ * `timeoutMs`, so one that starts after all ends with a null code).
+ */
+export function runGateway(env: Record<string, string>, timeoutMs = 20_000): Promise<RunResult> {
+  return runToExit('src/server.ts', [], gatewayEnv(env), timeoutMs);
 }
 
 /** Kill every child still running (afterAll). */
@@ -168,4 +196,53 @@ export async function within(withinMs: number, check: () => Promise<boolean>): P
     if (Date.now() - start > withinMs) throw new Error(`not within ${withinMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** What the gateway processes of one test file share. */
+export interface Fleet {
+  /** Their backend (started before the file's tests). */
+  readonly sandbox: Sandbox;
+  readonly serviceToken: string;
+  /** Their key prefix on the shared Redis. */
+  readonly prefix: string;
+  /** A replica's environment: the backend, the shared Redis under the prefix, the secrets a fleet shares; `extra` on top. */
+  env(extra?: Record<string, string>): Record<string, string>;
+}
+
+/**
+ * A fleet for the file (or describe block) it is called in: a sandbox started before its tests;
+ * after them, every gateway still running killed, the sandbox closed and the prefix's keys dropped.
+ */
+export function useFleet(name: string, serviceToken = `${name}-service-token`): Fleet {
+  const prefix = testPrefix(name);
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ serviceToken });
+  });
+  afterAll(async () => {
+    await killAll();
+    await sandbox?.close();
+    const redis = await connectTestRedis();
+    await dropPrefix(redis, prefix);
+    redis.disconnect();
+  });
+  const started = (): Sandbox => {
+    if (sandbox === undefined) throw new Error('the fleet starts its sandbox in beforeAll: use it from a hook or a test');
+    return sandbox;
+  };
+  return {
+    get sandbox() {
+      return started();
+    },
+    serviceToken,
+    prefix,
+    env: (extra = {}) => ({
+      UPSTREAM_URL: started().url,
+      UPSTREAM_SERVICE_TOKEN: serviceToken,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      ...FLEET_SECRETS,
+      ...extra,
+    }),
+  };
 }
