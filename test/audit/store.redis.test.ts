@@ -1,22 +1,13 @@
 /** The audit Redis Stream (src/audit/store.ts): trimmed by age against an injected clock, filtered newest first. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { auditStreamKey, RedisAuditStream } from '../../src/audit/store.ts';
 import { hashTagOf } from '../../src/store/redis.ts';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+import { useTestRedis } from '../helpers/redis.ts';
 import { order, rec, validRecord } from '../helpers/audit.ts';
 
 const HOUR = 3_600_000;
 
-let redis: Redis;
-const prefix = testPrefix('audit');
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-afterAll(async () => {
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-});
+const { prefix, redis } = useTestRedis('audit');
 
 describe('the Redis Stream', () => {
   it('lives under the key prefix, in a hash slot of its own tag', () => {

@@ -3,25 +3,15 @@
  * left is not written (and costs no failed command), and a value that is not a verdict reads as
  * a miss, so the caller asks the backend instead of trusting it.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisVerdictStore } from '../../src/auth/verdict-store.ts';
 import { connectRedis } from '../../src/store/redis.ts';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+import { useTestRedis } from '../helpers/redis.ts';
 import { valid, verdictStoreBehaviour } from './verdict-store-behaviour.ts';
 
-let redis: Redis;
-const prefix = testPrefix('verdict-edges');
+const { prefix, redis } = useTestRedis('verdict-edges');
 const warnings: string[] = [];
 const log = { warn: (_obj: object, msg: string) => warnings.push(msg) };
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-afterAll(async () => {
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-});
 
 verdictStoreBehaviour('redis', {
   make: () => new RedisVerdictStore(redis, prefix, { warn: () => {} }),

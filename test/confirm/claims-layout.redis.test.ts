@@ -5,10 +5,9 @@
  * each claim under `<prefix>confirm:<jti>` with the claim's TTL, so claims never share keys
  * with the other stores under the same prefix.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryClaimStore, RedisClaimStore } from '../../src/confirm/claims.ts';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+import { useTestRedis } from '../helpers/redis.ts';
 
 /** The keys the store's map dropped, seen through Map.prototype.delete. */
 function watchDeletes(): string[] {
@@ -90,15 +89,7 @@ describe('memory claim store sweep', () => {
 });
 
 describe('redis claim store keys', () => {
-  let redis: Redis;
-  const prefix = testPrefix('claims-layout');
-  beforeAll(async () => {
-    redis = await connectTestRedis();
-  });
-  afterAll(async () => {
-    await dropPrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const { prefix, redis } = useTestRedis('claims-layout');
 
   it('keeps a claim, then its outcome, under <prefix>confirm:<jti> with the TTL asked', async () => {
     const store = new RedisClaimStore(redis, prefix);

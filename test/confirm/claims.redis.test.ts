@@ -1,24 +1,11 @@
 /** The claim-store behaviour against Redis, two connections standing for two replicas. */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisClaimStore } from '../../src/confirm/claims.ts';
 import { connectRedis } from '../../src/store/redis.ts';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+import { useTestRedis } from '../helpers/redis.ts';
 import { claimStoreBehaviour } from './claims-behaviour.ts';
 
-let redis: Redis;
-let redis2: Redis;
-const prefix = testPrefix('claims');
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-  redis2 = await connectTestRedis();
-});
-afterAll(async () => {
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-  redis2.disconnect();
-});
+const { prefix, redis, redis2 } = useTestRedis('claims');
 
 claimStoreBehaviour('redis', {
   make: () => [new RedisClaimStore(redis, prefix), new RedisClaimStore(redis2, prefix)],

@@ -1,21 +1,12 @@
 /** The failed-authentication throttle over a Redis shared by two replicas. */
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useTestRedis } from '../helpers/redis.ts';
 import { closeGateways, gateway } from './auth-throttle-harness.ts';
 
 afterEach(closeGateways);
 
 describe('auth throttle on a shared Redis', () => {
-  let redis: Redis;
-  const prefix = testPrefix('auth-throttle');
-  beforeAll(async () => {
-    redis = await connectTestRedis();
-  });
-  afterAll(async () => {
-    await dropPrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const { prefix, redis } = useTestRedis('auth-throttle');
 
   it('counts failures fleet-wide, under <prefix>auth-fail:', async () => {
     const one = await gateway({ perMinute: 3, totalPerMinute: 1_000, redis, prefix });

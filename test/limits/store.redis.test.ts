@@ -1,24 +1,13 @@
 /** The rate-limit store behaviour against Redis (two connections standing for two replicas), and what only the Redis store does. */
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decide } from '../../src/limits/decision.ts';
 import { MAX_BATCH, RedisRateLimitStore, type Consumption } from '../../src/limits/store.ts';
 import type { WindowSpec } from '../../src/limits/windows.ts';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
-
-let redis: Redis;
-let redis2: Redis;
-const prefix = testPrefix('limits');
-beforeAll(async () => {
-  redis = await connectTestRedis();
-  redis2 = await connectTestRedis();
-});
-afterAll(async () => {
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-  redis2.disconnect();
-});
+import { connectTestRedis, useTestRedis } from '../helpers/redis.ts';
 import { day, minute, rateLimitStoreBehaviour, subject } from './store-behaviour.ts';
+
+const { prefix, redis, redis2 } = useTestRedis('limits');
 
 rateLimitStoreBehaviour('redis', () => [new RedisRateLimitStore(redis, prefix), new RedisRateLimitStore(redis2, prefix)] as const);
 

@@ -7,30 +7,26 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defineScript, probeRedis, redisReady } from '../../src/store/redis.ts';
-import { connectTestRedis, dropPrefix, testPrefix } from '../helpers/redis.ts';
+import { useTestRedis } from '../helpers/redis.ts';
 
+const { prefix, redis } = useTestRedis('store-connection');
 /** A TCP server that accepts connections and never answers a byte: a stalled Redis. */
 let stalled: Server;
 let stalledPort = 0;
 const sockets: Socket[] = [];
 const clients: Redis[] = [];
-let redis: Redis;
-const prefix = testPrefix('store-connection');
 
 beforeAll(async () => {
   stalled = createServer((socket) => void sockets.push(socket));
   await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
   const addr = stalled.address();
   stalledPort = typeof addr === 'object' && addr !== null ? addr.port : 0;
-  redis = await connectTestRedis();
 });
 
 afterAll(async () => {
   for (const c of clients) c.disconnect();
   for (const s of sockets) s.destroy();
   await new Promise((resolve) => stalled.close(resolve));
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
 });
 
 function client(port: number): Redis {
