@@ -1,21 +1,37 @@
 /**
  * The kill switch across a fleet of real gateway processes sharing one Redis (DECISIONS.md
  * section 8, docs/operations.md): flipped with the CLI through one replica's admin server,
- * obeyed by every replica within a second, REST and MCP alike, health endpoints untouched.
+ * obeyed by every replica, REST and MCP alike, health endpoints untouched. A change reaches the
+ * other replicas by pub/sub, the path the documentation gives: their poll, the fallback for a
+ * missed message, is set an hour apart here, so nothing else can explain it.
  */
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { killSwitchKey } from '../../src/killswitch/redis-kill-switch.ts';
 import { KEYS } from '../../sandbox/ids.ts';
-import { runCli, startGateway, useFleet, within, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { runCli, startGateway, until, useFleet, type GatewayProcess } from '../helpers/gateway-process.ts';
+import { connectTestRedis } from '../helpers/redis.ts';
 
 const ADMIN_TOKEN = 'ops-admin-token-0123456789';
 const fleet = useFleet('killswitch-replicas');
-const env = (extra: Record<string, string> = {}) => fleet.env({ ADMIN_TOKEN, RATE_LIMITS: 'off', ...extra });
+const env = (extra: Record<string, string> = {}) =>
+  fleet.env({ ADMIN_TOKEN, RATE_LIMITS: 'off', KILL_SWITCH_POLL_MS: String(3_600_000), ...extra });
 
 let replicas: GatewayProcess[] = [];
 
 beforeAll(async () => {
   replicas = await Promise.all([startGateway(env()), startGateway(env()), startGateway(env())]);
+  // A replica may listen before its subscription is in place (it waits for it a second at most):
+  // a change published before then would reach it only by the poll.
+  const redis = await connectTestRedis();
+  try {
+    await until(async () => {
+      const [, subscribers] = (await redis.pubsub('NUMSUB', killSwitchKey(fleet.prefix))) as [string, number];
+      return subscribers === replicas.length;
+    });
+  } finally {
+    redis.disconnect();
+  }
 }, 30_000);
 
 const rest = (g: GatewayProcess, path = '/open/v1/topic-categories') =>
@@ -72,14 +88,18 @@ describe('kill switch across replicas', () => {
     expect(await allAnswer(200)).toBe(true);
   });
 
-  it('`on` through one replica refuses REST and MCP on every replica within a second; health keeps answering', async () => {
+  it('`on` through one replica refuses REST and MCP on every replica, pushed by pub/sub; health keeps answering', async () => {
     const res = await cli('on', replicas[0]!, '--reason', 'test', '--by', 'ops-e2e');
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ mode: 'all', by: 'ops-e2e', reason: 'test' });
 
-    const took = await within(1_000, () => allAnswer(503));
-    expect(took).toBeLessThanOrEqual(1_000);
+    await until(() => allAnswer(503));
+    // The other replicas took it from the message, each saying so once.
+    for (const g of replicas.slice(1)) {
+      await until(async () => g.logs.some((l) => l['msg'] === 'kill switch is now all'));
+      expect(g.logs.filter((l) => l['msg'] === 'kill switch is now all').map((l) => l['source'])).toEqual(['pubsub']);
+    }
     for (const g of replicas) {
       const r = await rest(g);
       expect(r.status).toBe(503);
@@ -117,11 +137,11 @@ describe('kill switch across replicas', () => {
     }
   });
 
-  it('`off` restores 200 everywhere within a second', async () => {
+  it('`off` restores 200 everywhere', async () => {
     const res = await cli('off', replicas[1]!, '--reason', 'test over');
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ mode: 'off', reason: 'test over' });
-    await within(1_000, () => allAnswer(200));
+    await until(() => allAnswer(200));
   });
 
   it('`writes-off` refuses writes with 503 SERVICE_DISABLED on every replica while reads work', async () => {
@@ -129,7 +149,7 @@ describe('kill switch across replicas', () => {
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ mode: 'writes', reason: 'test writes' });
 
-    await within(1_000, async () => {
+    await until(async () => {
       const answers = await Promise.all(replicas.map(placeOrder));
       const codes = await Promise.all(answers.map(errorCode));
       return answers.every((r) => r.status === 503) && codes.every((c) => c === 'SERVICE_DISABLED');
@@ -149,7 +169,7 @@ describe('kill switch across replicas', () => {
     }
 
     expect((await cli('off', replicas[0]!, '--reason', 'done')).code).toBe(0);
-    await within(1_000, async () => {
+    await until(async () => {
       const answers = await Promise.all(replicas.map(placeOrder));
       await Promise.all(answers.map((r) => r.arrayBuffer()));
       return answers.every((r) => r.status !== 503);

@@ -198,6 +198,14 @@ export async function within(withinMs: number, check: () => Promise<boolean>): P
   }
 }
 
+/**
+ * Poll `check` every 25 ms until it holds. No deadline of its own: the test's timeout bounds it,
+ * for a test that asserts what happens, not how soon.
+ */
+export async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 25));
+}
+
 /** What the gateway processes of one test file share. */
 export interface Fleet {
   /** Their backend (started before the file's tests). */
