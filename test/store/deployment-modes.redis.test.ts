@@ -154,7 +154,7 @@ describe('standalone with credentials', () => {
   });
 });
 
-/** The ACL of docs/deployment.md ("Redis permissions"), for the key prefix `acl:`. */
+/** The ACL of docs/deployment.md#permissions, for the key prefix `acl:`. */
 const GATEWAY_ACL = [
   'on',
   '>gw-acl-pw',
