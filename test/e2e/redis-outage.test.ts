@@ -13,7 +13,7 @@ import { outcomeId } from '../../sandbox/ids.ts';
 import type { RedisClient } from '../../src/store/redis.ts';
 import { testPrefix } from '../helpers/redis.ts';
 import { KEYS, MARKETS, SERVICE_TOKEN, USERS, startStack, type Reply, type Stack } from '../helpers/stack.ts';
-import { RedisProcess, freePort } from '../upstream/redis-process.ts';
+import { PrivateRedis } from '../helpers/private-redis.ts';
 
 const V1 = '/open/v1';
 /**
@@ -23,19 +23,18 @@ const V1 = '/open/v1';
  */
 const COMMAND_TIMEOUT_MS = 600_000;
 
-let redis: RedisProcess;
+let redis: PrivateRedis;
 let stack: Stack;
 
 beforeAll(async () => {
-  redis = new RedisProcess(await freePort());
-  await redis.start();
+  redis = await PrivateRedis.start();
   stack = await startStack({
     env: { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: COMMAND_TIMEOUT_MS, REDIS_KEY_PREFIX: testPrefix('redis-outage') },
   });
 });
 afterAll(async () => {
   await stack?.close();
-  await redis?.kill();
+  await redis?.stop();
 });
 
 async function coins(userId: string): Promise<number> {
@@ -104,7 +103,7 @@ describe('a gateway whose Redis dies and comes back', () => {
   it('Redis killed: /readyz stays 200 and reports redis down, without waiting for Redis', async () => {
     const client = connection();
     const closed = event(client, 'close');
-    await redis.kill();
+    await redis.stop();
     await closed;
     expect(await readyz()).toBe('down');
   });
@@ -157,7 +156,7 @@ describe('a gateway whose Redis dies and comes back', () => {
   it('Redis back on the same port: the gateway recovers without a restart and the same token places its order', async () => {
     const client = connection();
     const ready = event(client, 'ready');
-    await redis.start();
+    await redis.resume();
     await ready;
     expect(await readyz()).toBe('up');
     const me = await stack.get(`${V1}/me`, KEYS.aliceWrite);

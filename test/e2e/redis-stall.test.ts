@@ -11,7 +11,7 @@ import { outcomeId } from '../../sandbox/ids.ts';
 import type { RedisClient } from '../../src/store/redis.ts';
 import { testPrefix } from '../helpers/redis.ts';
 import { KEYS, MARKETS, SERVICE_TOKEN, USERS, startStack, type Reply, type Stack } from '../helpers/stack.ts';
-import { RedisProcess, freePort } from '../upstream/redis-process.ts';
+import { PrivateRedis } from '../helpers/private-redis.ts';
 
 const V1 = '/open/v1';
 /** Longer than any test may run: an answer cannot come from a command that timed out. */
@@ -61,13 +61,12 @@ function helpers(stack: () => Stack) {
 }
 
 describe('Redis stalls (frozen process)', () => {
-  let redis: RedisProcess;
+  let redis: PrivateRedis;
   let stack: Stack;
   const h = helpers(() => stack);
 
   beforeAll(async () => {
-    redis = new RedisProcess(await freePort());
-    await redis.start();
+    redis = await PrivateRedis.start();
     stack = await startStack({
       env: { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: 200, REDIS_KEY_PREFIX: testPrefix('redis-stall') },
     });
@@ -75,7 +74,7 @@ describe('Redis stalls (frozen process)', () => {
   afterAll(async () => {
     redis?.thaw();
     await stack?.close();
-    await redis?.kill();
+    await redis?.stop();
   });
 
   it('reads, key checks and /readyz answer while Redis is still frozen; a write is refused and charges nothing', async () => {
@@ -133,12 +132,12 @@ describe('Redis stalls (frozen process)', () => {
 });
 
 describe('Redis down when the gateway starts', () => {
-  let redis: RedisProcess;
+  let redis: PrivateRedis;
   let stack: Stack;
   const h = helpers(() => stack);
 
   beforeAll(async () => {
-    redis = new RedisProcess(await freePort());
+    redis = await PrivateRedis.unstarted();
     // Nothing listens until the test starts Redis: the gateway starting at all shows that
     // start-up does not wait for it (it gives Redis a moment, redisReady's unit-tested timeout).
     // The command timeout is out of reach, so what it serves meanwhile cannot have waited on it.
@@ -148,7 +147,7 @@ describe('Redis down when the gateway starts', () => {
   });
   afterAll(async () => {
     await stack?.close();
-    await redis?.kill();
+    await redis?.stop();
   });
 
   it('serves reads, refuses writes, stays ready; then recovers when Redis appears', async () => {
@@ -168,7 +167,7 @@ describe('Redis down when the gateway starts', () => {
     expect(await h.orders()).toBe(ordersBefore);
 
     const ready = event(h.connection(), 'ready');
-    await redis.start();
+    await redis.resume();
     await ready;
     expect(await h.readyz()).toBe('up');
     const placed = await h.place(p.body.confirm_token);

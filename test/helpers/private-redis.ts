@@ -3,6 +3,8 @@
  * restarting it is what a Redis restarted empty looks like to the gateway (the shared Redis of
  * the other tests must never be flushed or restarted). Options make it a server with a
  * password, TLS only, a replica, a cluster node or a sentinel; it is ready once it answers PING.
+ * A test may kill it, freeze it (SIGSTOP: connections stay open, nothing answers) and start it
+ * again on the same port.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -50,9 +52,14 @@ export class PrivateRedis {
   }
 
   static async start(opts: PrivateRedisOptions = {}): Promise<PrivateRedis> {
-    const server = new PrivateRedis(opts.port ?? (await freePort()), opts);
-    await server.#spawn();
+    const server = await PrivateRedis.unstarted(opts);
+    await server.resume();
     return server;
+  }
+
+  /** Its port chosen, nothing listening yet: a Redis that comes up after the gateway. */
+  static async unstarted(opts: PrivateRedisOptions = {}): Promise<PrivateRedis> {
+    return new PrivateRedis(opts.port ?? (await freePort()), opts);
   }
 
   get url(): string {
@@ -62,10 +69,15 @@ export class PrivateRedis {
   /** SIGKILL and start again on the same port: every key is gone. */
   async restartEmpty(): Promise<void> {
     await this.stop();
+    await this.resume();
+  }
+
+  /** Started (again) on its port, empty; ready once it answers. */
+  async resume(): Promise<void> {
     await this.#spawn();
   }
 
-  /** SIGKILL: gone at once, as when its machine dies. */
+  /** SIGKILL: gone at once, as when its machine dies; the connections drop. */
   async stop(): Promise<void> {
     const child = this.#child;
     this.#child = null;
@@ -73,6 +85,15 @@ export class PrivateRedis {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;
+  }
+
+  /** SIGSTOP: connections stay open but nothing answers, as when Redis stalls. */
+  freeze(): void {
+    this.#child?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.#child?.kill('SIGCONT');
   }
 
   #args(): string[] {
