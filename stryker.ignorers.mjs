@@ -289,6 +289,13 @@ export const EQUIVALENT_MUTANTS = [
     mutators: ['ConditionalExpression'],
     reason: `verify compares the key with the caller's key id right after`,
   },
+  // src/limits/public-throttle.ts
+  {
+    file: 'src/limits/public-throttle.ts',
+    at: 'const oldest = used[0]?.oldest ?? at;',
+    mutators: ['OptionalChaining'],
+    reason: 'a refused count always reports its one window, so used[0] is there; the chain narrows the type',
+  },
   // src/secrets/key-ring.ts
   {
     file: 'src/secrets/key-ring.ts',
@@ -316,6 +323,13 @@ export const EQUIVALENT_MUTANTS = [
     at: `if (sideOutcome === null) return { can_publish: false, summary, reason: 'SIDE_REQUIRED' };`,
     mutators: ['all'],
     reason: `a null reason comes only with a side among the topic's outcomes (opinionDecision), so sideOutcome is set here; the check narrows the type`,
+  },
+  // src/operations/writes/shared.ts
+  {
+    file: 'src/operations/writes/shared.ts',
+    at: '...(ctx.trail !== undefined && { trail: ctx.trail }),',
+    mutators: ['ConditionalExpression'],
+    reason: 'a trail set to undefined is read as no trail, as when the key is absent',
   },
   // src/operations/writes/rules.ts
   {

@@ -30,11 +30,16 @@ export default defineConfig({
       // What the executions declare (tag, error codes, language) is held by these.
       'test/operations/registry.test.ts',
       'test/http/openapi.test.ts',
+      // The throttle of the endpoints served without a key (src/limits/public-throttle.ts).
+      'test/http/public-documents.test.ts',
       'test/e2e/writes-order.test.ts',
       'test/e2e/writes-opinion.test.ts',
       'test/e2e/writes-back.test.ts',
       'test/e2e/writes-token.test.ts',
       'test/e2e/writes-mcp.test.ts',
+      // What each execution declares for its audit record, and the MCP client's confirmation.
+      'test/e2e/audit-trail.test.ts',
+      'test/e2e/writes-mcp-confirmation.test.ts',
       'test/e2e/auth-refusals-and-shared-verdicts.test.ts',
       'test/e2e/limits-burst.test.ts',
     ],

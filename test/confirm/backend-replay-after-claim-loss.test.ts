@@ -57,6 +57,29 @@ describe('a backend replay reaching executeOnce', () => {
     expect(outcomes).toEqual(['used', 'used']);
   });
 
+  it('tells the audit trail the action was a replay, and a body performed now that it was executed', async () => {
+    const { deps: d } = deps();
+    const told: [string, unknown][] = [];
+    const trail = {
+      verified: () => void told.push(['verified', null]),
+      running: () => void told.push(['running', null]),
+      performed: (body: unknown, byBackendReplay: boolean) => void told.push([byBackendReplay ? 'replayed' : 'executed', body]),
+    };
+    const order = { action: 'place_order', retry: 'replay' } as const;
+    const replayed = tokens.issue('place_order', caller.userId, caller.keyId, {}).token;
+    await executeOnce({ ...d, trail }, order, replayed, caller, async () => new ReplayedByBackend({ id: 'order-8' }));
+    const fresh = tokens.issue('place_order', caller.userId, caller.keyId, {}).token;
+    await executeOnce({ ...d, trail }, order, fresh, caller, async () => ({ id: 'order-9' }));
+    expect(told).toEqual([
+      ['verified', null],
+      ['running', null],
+      ['replayed', { id: 'order-8' }],
+      ['verified', null],
+      ['running', null],
+      ['executed', { id: 'order-9' }],
+    ]);
+  });
+
   it('a body performed now is still the first success', async () => {
     const { deps: d } = deps();
     const { token } = tokens.issue('back_opinion', caller.userId, caller.keyId, {});

@@ -106,9 +106,27 @@ describe('REST', () => {
     ]);
     expect(records[0]).toMatchObject({
       action: 'publish_opinion',
-      targets: { topic_id: MARKETS.aliceOpen },
       coins: { fee: p.summary.fee_coins },
       backend_ref: published.body.id,
+    });
+    // The side alice holds is the opinion's.
+    expect(records[0]?.targets).toEqual({ topic_id: MARKETS.aliceOpen, option_id: outcomeId(MARKETS.aliceOpen, 1) });
+
+    const reply = valid(
+      OpinionPreview,
+      (
+        await stack.post(`${V1}/topics/${MARKETS.aliceOpen}/opinion-preview`, KEYS.aliceWrite, {
+          content: 'Audited reply.',
+          reply_to_opinion_id: OPINIONS.graceOnAliceOpen,
+        })
+      ).body,
+    );
+    const replyToken = reply.confirm_token as string;
+    expect((await stack.post(`${V1}/opinions`, KEYS.aliceWrite, { confirm_token: replyToken })).status).toBe(201);
+    expect(recordsOf(replyToken)[0]?.targets).toEqual({
+      topic_id: MARKETS.aliceOpen,
+      option_id: outcomeId(MARKETS.aliceOpen, 1),
+      reply_to_opinion_id: OPINIONS.graceOnAliceOpen,
     });
     expect(JSON.stringify(records)).not.toContain(content);
   });

@@ -126,9 +126,12 @@ describe('documents', () => {
 
 describe('endpoints without a key, per client address', () => {
   let stack: Stack;
+  // The gateway's clock, which the health budget counts by (the documents' limiter keeps its own).
+  let clock = Date.parse('2026-03-01T12:00:00Z');
   beforeAll(async () => {
     stack = await startStack({
       env: { RATE_LIMITS: 'off', PUBLIC_REQUESTS_PER_MINUTE: 4, HEALTH_REQUESTS_PER_MINUTE: 6, TRUST_PROXY: '127.0.0.1' },
+      now: () => clock,
     });
   });
   afterAll(async () => {
@@ -158,9 +161,17 @@ describe('endpoints without a key, per client address', () => {
   it('health has a budget of its own, counted in memory', async () => {
     const from = { 'x-forwarded-for': '203.0.113.9' };
     for (let i = 0; i < 6; i += 1) expect((await get(stack.url, i % 2 === 0 ? '/livez' : '/readyz', from)).status).toBe(200);
+    // 15 s into the minute that began with the first probe: the budget frees in 45 s.
+    clock += 15_000;
     const r = await get(stack.url, '/livez', from);
     expect(r.status).toBe(429);
-    expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(JSON.parse(r.body.toString('utf8')).error.code).toBe('RATE_LIMITED');
+    expect(r.headers['retry-after']).toBe('45');
+    expect(JSON.parse(r.body.toString('utf8')).error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many requests from this address: retry after 45 seconds.',
+      details: { retry_after: 45 },
+    });
+    clock += 45_000;
+    expect((await get(stack.url, '/livez', from)).status).toBe(200);
   });
 });
