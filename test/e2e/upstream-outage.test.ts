@@ -7,8 +7,10 @@
  * identical concurrent public reads share one backend call.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.ts';
 import { ErrorEnvelope, TopicDetail, ZoneList } from '../../src/contract/index.ts';
 import { outcomeId, startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { startHeldBackend, type HeldBackend } from '../helpers/held-backend.ts';
 import { KEYS, MARKETS, SERVICE_TOKEN, startStack, type Reply, type Stack } from '../helpers/stack.ts';
 
 const V1 = '/open/v1';
@@ -59,11 +61,7 @@ async function fault(spec: Record<string, unknown>): Promise<() => Promise<numbe
   };
 }
 
-async function timed(path: string): Promise<{ r: Reply; ms: number }> {
-  const started = performance.now();
-  const r = await stack.get(path, KEY);
-  return { r, ms: performance.now() - started };
-}
+const get = (path: string): Promise<Reply> => stack.get(path, KEY);
 
 function expectInternal(r: Reply): void {
   expect(r.status, JSON.stringify(r.body)).toBe(500);
@@ -76,7 +74,7 @@ const breaker = () => stack.app.services.upstream.breakerState;
 /** Wait out the cool-down, then a good call closes the breaker again. */
 async function recover(): Promise<void> {
   await new Promise((r) => setTimeout(r, COOLDOWN_MS + 50));
-  const { r } = await timed(`${V1}/zones`);
+  const r = await get(`${V1}/zones`);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   expect(breaker()).toBe('closed');
 }
@@ -90,13 +88,13 @@ describe('a backend answering 503', () => {
 
   it('after the threshold, requests are answered fast with 500 INTERNAL and reach no backend', async () => {
     const met = await fault({ pathPrefix: '/internal/', status: 503, body: { errCode: 99999, errMsg: 'down' } });
-    for (let i = 0; i < THRESHOLD; i++) expectInternal((await timed(`${V1}/zones`)).r);
+    for (let i = 0; i < THRESHOLD; i++) expectInternal(await get(`${V1}/zones`));
     expect(breaker()).toBe('open');
     const reached = await met();
     expect(reached).toBe(THRESHOLD * 3); // each GET: 1 attempt + 2 retries
 
     for (const path of [`${V1}/zones`, `${V1}/topics`, `${V1}/topics/${MARKETS.aliceOpen}`, `${V1}/me`, `${V1}/topics?type=poll`]) {
-      expectInternal((await timed(path)).r);
+      expectInternal(await get(path));
     }
     // Refused by the open breaker: none of them reached the backend.
     expect(await met()).toBe(reached);
@@ -132,43 +130,98 @@ describe('a backend answering 503', () => {
 });
 
 describe('a backend that hangs', () => {
-  it('costs K timeouts, then requests are answered well under the timeout', async () => {
-    const met = await fault({ pathPrefix: '/internal/', delayMs: 5_000 });
+  // A backend that holds every request until released, behind two gateways: one with the
+  // file's deadline and breaker, one with the longest deadline the configuration allows. While
+  // the backend holds, an answer of the first can only come from its own deadline or breaker,
+  // and the second's request, held alike, shows that the backend never answered: no clock is read.
+  let backend: HeldBackend;
+  let short: Stack;
+  let patient: Stack;
+
+  beforeAll(async () => {
+    backend = await startHeldBackend(sandbox.url);
+    const env = {
+      RATE_LIMITS: 'off',
+      UPSTREAM_URL: backend.url,
+      UPSTREAM_BREAKER_THRESHOLD: THRESHOLD,
+      UPSTREAM_BREAKER_COOLDOWN_MS: COOLDOWN_MS,
+    };
+    short = await startStack({ sandbox, env: { ...env, UPSTREAM_TIMEOUT_MS: TIMEOUT_MS } });
+    patient = await startStack({ sandbox, env: { ...env, UPSTREAM_TIMEOUT_MS: MAX_UPSTREAM_TIMEOUT_MS } });
+    for (const s of [short, patient]) expect((await s.get(`${V1}/me`, KEY)).status).toBe(200);
+  });
+  afterEach(() => {
+    backend.releaseAll();
+  });
+  afterAll(async () => {
+    await short?.close();
+    await patient?.close();
+    await backend?.close();
+  });
+
+  it('costs K timeouts, then requests are refused by the open breaker without reaching the backend', async () => {
+    const hold = backend.hold('/internal/');
+    const waiting = settles(patient.get(`${V1}/zones`, KEY));
+    await hold.arrival(1);
     for (let i = 0; i < THRESHOLD; i++) {
-      const { r, ms } = await timed(`${V1}/zones`);
-      expectInternal(r);
-      // Answered by the gateway's deadline, not by the backend's 5 s delay.
-      expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
-      expect(ms).toBeLessThan(5_000);
+      expectInternal(await short.get(`${V1}/zones`, KEY));
+      // The request reached the backend, which still holds it (as it holds the other gateway's):
+      // the gateway's deadline ended the wait, not an answer of the backend.
+      await hold.arrival(2 + i);
+      expect(waiting.settled).toBe(false);
     }
-    expect(breaker()).toBe('open');
-    expect(await met()).toBe(THRESHOLD); // a timeout is never retried: the budget is spent
-    for (let i = 0; i < 10; i++) expectInternal((await timed(`${V1}/topics`)).r);
-    // Refused by the open breaker, without waiting on the hanging backend.
-    expect(await met()).toBe(THRESHOLD);
-    await clearFaults();
-    await recover();
+    expect(short.app.services.upstream.breakerState).toBe('open');
+    // A timeout is never retried: one backend request per call. Any later arrival settles this.
+    const more = settles(hold.arrival(2 + THRESHOLD));
+    for (let i = 0; i < 10; i++) expectInternal(await short.get(`${V1}/topics`, KEY));
+    // Answered while the backend still holds everything, and none of them reached it: refused by
+    // the open breaker, without waiting on the hanging backend.
+    expect(more.settled).toBe(false);
+    expect(waiting.settled).toBe(false);
+
+    // The backend was only slow: released, it answers the patient gateway's request.
+    hold.release();
+    expect(ZoneList.parse((await waiting.reply).body).data).toHaveLength(3);
+    // After the cool-down, a good call closes the short gateway's breaker again.
+    await new Promise((r) => setTimeout(r, COOLDOWN_MS + 50));
+    const r = await short.get(`${V1}/zones`, KEY);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(short.app.services.upstream.breakerState).toBe('closed');
   });
 });
+
+/** A promise, and whether it has settled yet. */
+function settles<T>(p: Promise<T>): { reply: Promise<T>; readonly settled: boolean } {
+  let settled = false;
+  const reply = p.finally(() => {
+    settled = true;
+  });
+  return {
+    reply,
+    get settled() {
+      return settled;
+    },
+  };
+}
 
 describe('a backend that is gone (closed)', () => {
   it('refused connections open the breaker; the backend back on its port is served again after the cool-down', async () => {
     await sandbox.close();
     try {
-      for (let i = 0; i < THRESHOLD; i++) expectInternal((await timed(`${V1}/zones`)).r);
+      for (let i = 0; i < THRESHOLD; i++) expectInternal(await get(`${V1}/zones`));
       expect(breaker()).toBe('open');
-      for (let i = 0; i < 10; i++) expectInternal((await timed(`${V1}/topics/${MARKETS.boosted}`)).r);
+      for (let i = 0; i < 10; i++) expectInternal(await get(`${V1}/topics/${MARKETS.boosted}`));
     } finally {
       // The backend comes back on the same port (also when an assertion above failed, so the
       // tests after this one still have a backend).
       sandbox = await startSandbox({ serviceToken: SERVICE_TOKEN, port });
     }
     // While the breaker is open, still refused.
-    expectInternal((await timed(`${V1}/zones`)).r);
+    expectInternal(await get(`${V1}/zones`));
     await new Promise((r) => setTimeout(r, COOLDOWN_MS + 50));
-    const probe = await timed(`${V1}/topics/${MARKETS.boosted}`);
-    expect(probe.r.status, JSON.stringify(probe.r.body)).toBe(200);
-    expect(TopicDetail.parse(probe.r.body).id).toBe(MARKETS.boosted);
+    const probe = await get(`${V1}/topics/${MARKETS.boosted}`);
+    expect(probe.status, JSON.stringify(probe.body)).toBe(200);
+    expect(TopicDetail.parse(probe.body).id).toBe(MARKETS.boosted);
     expect(breaker()).toBe('closed');
   });
 });

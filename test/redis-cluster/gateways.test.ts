@@ -19,8 +19,12 @@ import { decodeToken } from '../helpers/writes.ts';
 import { TestCluster } from './cluster.ts';
 
 const PREFIX = 'openpm-cluster-test:';
-/** Every answer while a shard is lost must come within this (REDIS_COMMAND_TIMEOUT_MS = 500). */
-const BOUND_MS = 2_000;
+/**
+ * Longer than any test may run: no answer can come from a Redis command that timed out, so each
+ * answer while a shard is lost shows that its commands failed at once (CLUSTERDOWN, no offline
+ * queue) and the gateway took its fallback rather than wait for Redis.
+ */
+const COMMAND_TIMEOUT_MS = 600_000;
 
 let cluster: TestCluster;
 let sandbox: Sandbox;
@@ -35,8 +39,7 @@ beforeAll(async () => {
     REDIS_URL: cluster.url,
     REDIS_CLUSTER_NODES: cluster.seeds,
     REDIS_KEY_PREFIX: PREFIX,
-    // Roomy for a shared CI machine; a lost shard answers CLUSTERDOWN at once anyway.
-    REDIS_COMMAND_TIMEOUT_MS: '500',
+    REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS),
     CONFIRM_KEYS: `t1:${'c'.repeat(40)}`,
     CURSOR_SECRET: 'cluster-test-cursor-secret',
     KILL_SWITCH_POLL_MS: '200',
@@ -81,17 +84,15 @@ interface Answer {
   status: number;
   body: any;
   headers: Headers;
-  ms: number;
 }
 async function call(g: GatewayProcess, method: string, path: string, key: string, body?: unknown): Promise<Answer> {
-  const started = performance.now();
   const res = await fetch(`${g.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers, ms: performance.now() - started };
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers };
 }
 
 async function burst(n: number, path: string, key: string, init: { method?: string; body?: unknown } = {}): Promise<number[]> {
@@ -113,6 +114,14 @@ async function metric(g: GatewayProcess, line: RegExp): Promise<number | null> {
   const text = await (await fetch(`${g.adminUrl}/metrics`)).text();
   const m = text.split('\n').find((l) => line.test(l));
   return m === undefined ? null : Number(m.split(' ').at(-1));
+}
+/** Requests the limiter let through without a decision, because its store failed. */
+async function skipped(g: GatewayProcess): Promise<number> {
+  const text = await (await fetch(`${g.adminUrl}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('openpm_rate_limit_decisions_total{') && l.includes('decision="skipped"'))
+    .reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
 }
 async function setKillSwitch(g: GatewayProcess, mode: string): Promise<number> {
   const res = await fetch(`${g.adminUrl}/kill-switch`, {
@@ -219,15 +228,16 @@ describe('when the cluster loses nodes', () => {
 
     const before = await ordersPerformed();
     for (const g of replicas) {
-      // Reads: served, the limiter skipped (no headers), the key checked by the backend.
+      // Reads: served, the limiter skipped (no headers, counted as skipped), the key checked by
+      // the backend.
+      const skippedBefore = await skipped(g);
       const read = await call(g, 'GET', '/open/v1/topic-categories', key);
       expect(read.status).toBe(200);
       expect(read.headers.get('x-ratelimit-limit')).toBeNull();
-      expect(read.ms).toBeLessThan(BOUND_MS);
+      expect(await skipped(g)).toBe(skippedBefore + 1);
       // Executions: refused before the backend, nothing charged.
       const exec = await execute(g, key, token);
       expect({ status: exec.status, code: exec.body?.error?.code }).toEqual({ status: 500, code: 'CONFIRM_UNAVAILABLE' });
-      expect(exec.ms).toBeLessThan(BOUND_MS);
       // The kill switch keeps its last state and cannot be changed.
       expect(await metric(g, /^openpm_kill_switch_state\{mode="off"\}/)).toBe(1);
       expect(await setKillSwitch(g, 'all')).toBe(500);
