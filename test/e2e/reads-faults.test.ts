@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.ts';
 import { ErrorEnvelope, TopicDetail, TopicList, ZoneList } from '../../src/contract/index.ts';
 import { API, clearFaults, expectContract, expectOk } from '../helpers/contract-assert.ts';
-import { startHeldBackend, type HeldBackend } from '../helpers/held-backend.ts';
+import { settles, startHeldBackend, type HeldBackend } from '../helpers/held-backend.ts';
 import { KEYS, MARKETS, POLLS, SERVICE_TOKEN, USERS, startStack, type Reply, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -228,7 +228,7 @@ describe('a backend that does not answer', () => {
       ['/internal/poll/polls', `${API}/topics?type=poll`],
     ] as const) {
       const hold = backend.hold(prefix);
-      const waiting = pending(patient.get(path, KEY));
+      const waiting = settles(patient.get(path, KEY));
       await hold.arrival(1);
       const r = await short.get(path, KEY, { 'x-request-id': 'slow-upstream-1' });
       expectInternal(r);
@@ -242,24 +242,10 @@ describe('a backend that does not answer', () => {
 
   it('an answer slower than usual but inside the deadline is served normally', async () => {
     const hold = backend.hold('/internal/zones');
-    const waiting = pending(patient.get(`${API}/zones`, KEY));
+    const waiting = settles(patient.get(`${API}/zones`, KEY));
     await hold.arrival(1);
     expect(waiting.settled).toBe(false);
     hold.release();
     expect(expectOk(await waiting.reply, ZoneList).data).toHaveLength(3);
   });
 });
-
-/** A reply still to come, and whether it has come. */
-function pending(p: Promise<Reply>): { reply: Promise<Reply>; readonly settled: boolean } {
-  let settled = false;
-  const reply = p.finally(() => {
-    settled = true;
-  });
-  return {
-    reply,
-    get settled() {
-      return settled;
-    },
-  };
-}

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.ts';
 import { ErrorEnvelope, TopicDetail, ZoneList } from '../../src/contract/index.ts';
 import { outcomeId, startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { startHeldBackend, type HeldBackend } from '../helpers/held-backend.ts';
+import { settles, startHeldBackend, type HeldBackend } from '../helpers/held-backend.ts';
 import { KEYS, MARKETS, SERVICE_TOKEN, startStack, type Reply, type Stack } from '../helpers/stack.ts';
 
 const V1 = '/open/v1';
@@ -189,20 +189,6 @@ describe('a backend that hangs', () => {
     expect(short.app.services.upstream.breakerState).toBe('closed');
   });
 });
-
-/** A promise, and whether it has settled yet. */
-function settles<T>(p: Promise<T>): { reply: Promise<T>; readonly settled: boolean } {
-  let settled = false;
-  const reply = p.finally(() => {
-    settled = true;
-  });
-  return {
-    reply,
-    get settled() {
-      return settled;
-    },
-  };
-}
 
 describe('a backend that is gone (closed)', () => {
   it('refused connections open the breaker; the backend back on its port is served again after the cool-down', async () => {

@@ -104,3 +104,17 @@ export async function startHeldBackend(target: string): Promise<HeldBackend> {
     },
   };
 }
+
+/** A promise, and whether it has settled yet: what shows a gateway is still waiting on a hold. */
+export function settles<T>(p: Promise<T>): { reply: Promise<T>; readonly settled: boolean } {
+  let settled = false;
+  const reply = p.finally(() => {
+    settled = true;
+  });
+  return {
+    reply,
+    get settled() {
+      return settled;
+    },
+  };
+}
