@@ -5,7 +5,7 @@
  * unpinned, no request logs; B: the process under test pinned to a core of its own, request
  * logs at `info`; bench/options.ts) the floor (a bare @fastify/http-proxy to the backend) and
  * the gateways: in-memory, Redis with limits on, in-memory with tracing on, and with
- * BENCH_BASELINE the in-memory gateway of another revision. Every target gets the same warm-up,
+ * BENCH_BASELINE the in-memory and tracing gateways of another revision. Every target gets the same warm-up,
  * then rounds in which each scenario runs on each target in turn, the order rotating, so that
  * load from elsewhere on the machine falls on all alike. Figures: requests per second, CPU per
  * request of the process under test (/proc/<pid>/stat), their ratios to the proxy round by
@@ -60,18 +60,24 @@ if (sink !== undefined) shared.push(sink);
 
 interface Targets {
   proxy: Child;
-  gateways: Partial<Record<GatewayKind | 'baseline', Child>>;
+  /** This checkout's gateways, and the baseline revision's of the same kinds. */
+  gateways: Partial<Record<GatewayKind, Child>>;
+  baselines: Partial<Record<GatewayKind, Child>>;
 }
 
 async function startTargets(c: Configuration): Promise<Targets> {
   const base = { upstreamUrl: sandbox.url, logLevel: c.logLevel };
   const gateways: Targets['gateways'] = {};
+  const baselines: Targets['baselines'] = {};
   const proxy = await spawnProxy(sandbox.url, c.logLevel);
   if (needs('memory')) gateways.memory = await spawnGateway('gateway (in-memory)', base);
   if (redis !== undefined) gateways.redis = await spawnGateway('gateway (Redis)', { ...base, redisUrl: redis.url });
   if (sink !== undefined) gateways.tracing = await spawnGateway('gateway (tracing)', { ...base, otlpUrl: sink.url });
-  if (baselineDir !== undefined && needs('memory')) gateways.baseline = await spawnGateway('baseline', { ...base, dir: baselineDir });
-  return { proxy, gateways };
+  if (baselineDir !== undefined) {
+    if (needs('memory')) baselines.memory = await spawnGateway('baseline', { ...base, dir: baselineDir });
+    if (sink !== undefined) baselines.tracing = await spawnGateway('baseline (tracing)', { ...base, otlpUrl: sink.url, dir: baselineDir });
+  }
+  return { proxy, gateways, baselines };
 }
 
 /** One timed job: a scenario (or a floor) on one target. */
@@ -88,8 +94,8 @@ function jobsOf(t: Targets): Job[] {
   for (const s of scenarios) {
     const mine = t.gateways[s.gateway] as Child;
     jobs.push({ scenario: s.name, target: 'gateway', child: mine, steps: s.steps, mcp: s.mcp === true });
-    if (s.gateway === 'memory' && t.gateways.baseline !== undefined)
-      jobs.push({ scenario: s.name, target: 'baseline', child: t.gateways.baseline, steps: s.steps, mcp: s.mcp === true });
+    const baseline = t.baselines[s.gateway];
+    if (baseline !== undefined) jobs.push({ scenario: s.name, target: 'baseline', child: baseline, steps: s.steps, mcp: s.mcp === true });
   }
   return jobs;
 }
@@ -116,7 +122,7 @@ for (const c of options.configurations) {
   const pin = c.pin && pinnable;
   log(`configuration ${c.name}: LOG_LEVEL=${c.logLevel}, ${pin ? 'process under test on CPU 0, the others on the rest' : 'no pinning'}`);
   const targets = await startTargets(c);
-  const mine = [targets.proxy, ...Object.values(targets.gateways)];
+  const mine = [targets.proxy, ...Object.values(targets.gateways), ...Object.values(targets.baselines)];
   try {
     const others = [sandbox, redis, sink].filter((x): x is Child => x !== undefined);
     if (pinnable) {
