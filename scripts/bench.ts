@@ -4,7 +4,8 @@
  * Starts the sandbox backend, a redis-server and an OTLP sink once, and per configuration (A:
  * unpinned, no request logs; B: the process under test pinned to a core of its own, request
  * logs at `info`; bench/options.ts) the floor (a bare @fastify/http-proxy to the backend) and
- * the gateways: in-memory, Redis with limits on, in-memory with tracing on, and with
+ * the gateways: in-memory, Redis with limits on, in-memory with tracing on (every request or one
+ * in ten sampled), and with
  * BENCH_BASELINE the in-memory and tracing gateways of another revision. Every target gets the same warm-up,
  * then rounds in which each scenario runs on each target in turn, the order rotating, so that
  * load from elsewhere on the machine falls on all alike. Figures: requests per second, CPU per
@@ -27,6 +28,7 @@ import {
   spawnSandbox,
   spawnSink,
   type Child,
+  type GatewaySettings,
 } from './bench/processes.ts';
 import { configTable, fx, sideBySide, summarise, type Run, type Target } from './bench/report.ts';
 import { FLOORS, SCENARIOS, mcpFailed, type FloorName, type GatewayKind, type Scenario } from './bench/scenarios.ts';
@@ -55,7 +57,7 @@ const sandbox = await spawnSandbox();
 shared.push(sandbox);
 const redis = needs('redis') ? await spawnRedis() : undefined;
 if (redis !== undefined) shared.push(redis);
-const sink = needs('tracing') ? await spawnSink() : undefined;
+const sink = needs('tracing') || needs('sampled') ? await spawnSink() : undefined;
 if (sink !== undefined) shared.push(sink);
 
 interface Targets {
@@ -70,12 +72,21 @@ async function startTargets(c: Configuration): Promise<Targets> {
   const gateways: Targets['gateways'] = {};
   const baselines: Targets['baselines'] = {};
   const proxy = await spawnProxy(sandbox.url, c.logLevel);
-  if (needs('memory')) gateways.memory = await spawnGateway('gateway (in-memory)', base);
-  if (redis !== undefined) gateways.redis = await spawnGateway('gateway (Redis)', { ...base, redisUrl: redis.url });
-  if (sink !== undefined) gateways.tracing = await spawnGateway('gateway (tracing)', { ...base, otlpUrl: sink.url });
-  if (baselineDir !== undefined) {
-    if (needs('memory')) baselines.memory = await spawnGateway('baseline', { ...base, dir: baselineDir });
-    if (sink !== undefined) baselines.tracing = await spawnGateway('baseline (tracing)', { ...base, otlpUrl: sink.url, dir: baselineDir });
+  const kinds: Partial<Record<GatewayKind, [string, GatewaySettings]>> = {
+    memory: ['in-memory', base],
+    ...(redis === undefined ? {} : { redis: ['Redis', { ...base, redisUrl: redis.url }] }),
+    ...(sink === undefined
+      ? {}
+      : {
+          tracing: ['tracing', { ...base, otlpUrl: sink.url }],
+          sampled: ['tracing 1 in 10', { ...base, otlpUrl: sink.url, sampleRatio: 0.1 }],
+        }),
+  };
+  for (const [kind, [label, settings]] of Object.entries(kinds) as [GatewayKind, [string, GatewaySettings]][]) {
+    if (!needs(kind)) continue;
+    gateways[kind] = await spawnGateway(`gateway (${label})`, settings);
+    if (baselineDir !== undefined && kind !== 'redis')
+      baselines[kind] = await spawnGateway(`baseline (${label})`, { ...settings, dir: baselineDir });
   }
   return { proxy, gateways, baselines };
 }

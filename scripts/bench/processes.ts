@@ -136,8 +136,10 @@ export interface GatewaySettings {
   logLevel: string;
   /** Redis and limits on, every window raised so nothing is refused; in-memory without limits when absent. */
   redisUrl?: string;
-  /** An OTLP endpoint: tracing on, every request sampled. */
+  /** An OTLP endpoint: tracing on, every request sampled unless `sampleRatio` says otherwise. */
   otlpUrl?: string;
+  /** The share of requests without a caller's trace context that are sampled. */
+  sampleRatio?: number;
   /** Another checkout to run the gateway of. */
   dir?: string;
 }
@@ -173,9 +175,15 @@ export function spawnGateway(name: string, s: GatewaySettings): Promise<Child> {
       CONFIRM_KEYS: 'bench:benchmark-confirm-secret-0123456789abcdef',
       CURSOR_SECRET: 'benchmark-cursor-secret-0123456789',
       ...store,
-      ...(s.otlpUrl === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: s.otlpUrl, OTEL_TRACES_SAMPLER: 'always_on' }),
+      ...(s.otlpUrl === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: s.otlpUrl, ...sampler(s.sampleRatio) }),
     },
   });
+}
+
+function sampler(ratio: number | undefined): Record<string, string> {
+  return ratio === undefined
+    ? { OTEL_TRACES_SAMPLER: 'always_on' }
+    : { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(ratio) };
 }
 
 /** The node flags of `npm start` in checkout `dir`, so that each gateway runs as deployed. */

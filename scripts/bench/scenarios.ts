@@ -8,8 +8,11 @@ import type { Step } from './load.ts';
 
 export const SERVICE_TOKEN = 'bench-service-token';
 
-/** Which gateway serves a scenario: in-memory, Redis with limits on, or in-memory with tracing on. */
-export type GatewayKind = 'memory' | 'redis' | 'tracing';
+/**
+ * Which gateway serves a scenario: in-memory, Redis with limits on, or in-memory with tracing on,
+ * every request sampled (`tracing`) or one in ten as docs/operations.md advises (`sampled`).
+ */
+export type GatewayKind = 'memory' | 'redis' | 'tracing' | 'sampled';
 
 export type FloorName = 'owner-read' | 'owner-list' | 'public-read';
 
@@ -64,6 +67,7 @@ export const SCENARIOS: readonly Scenario[] = [
     floor: 'public-read',
   },
   { name: 'owner-read-tracing', gateway: 'tracing', steps: ownerRead, floor: 'owner-read', twin: 'owner-read' },
+  { name: 'owner-read-sampled', gateway: 'sampled', steps: ownerRead, floor: 'owner-read', twin: 'owner-read' },
 ];
 
 /** A failed MCP call still answers HTTP 200: the result says so. */

@@ -1,9 +1,10 @@
 /**
  * The operation span (src/tracing/operation-span.ts), recorded by an in-memory exporter: named
  * and parented per surface, the MCP conventions' attributes, the `_meta` parent with a link to
- * the HTTP span, and refusals carrying the contract code with ERROR only for a 5xx.
+ * the HTTP span, a call under an unsampled HTTP span (no span, its trace id still carried on),
+ * and refusals carrying the contract code with ERROR only for a 5xx.
  */
-import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, type Span, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { propagation } from '@opentelemetry/api';
@@ -73,6 +74,42 @@ describe('a REST call', () => {
     const span = finished('get_my_profile');
     expect(seen).toEqual({ trace_id: span?.spanContext().traceId, span_id: span?.spanContext().spanId });
     expect(traceLogFields()).toEqual({});
+  });
+});
+
+describe('a call its HTTP span left unsampled', () => {
+  /** The HTTP span as the default parent-based sampler makes it under a caller's `-00` traceparent. */
+  async function underUnsampledHttp<T>(fn: () => Promise<T>): Promise<T> {
+    const remote = trace.setSpanContext(context.active(), {
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: TraceFlags.NONE,
+      isRemote: true,
+    });
+    const http = tracer.startSpan('POST /mcp', { kind: SpanKind.SERVER }, remote);
+    expect(http.isRecording()).toBe(false);
+    return context.with(trace.setSpan(remote, http), fn);
+  }
+
+  it('makes no span, runs the operation under the HTTP span, and its trace id still reaches the backend', async () => {
+    const carried: Record<string, string> = {};
+    const result = await underUnsampledHttp(() =>
+      traced('get_my_profile', call(), async () => {
+        propagation.inject(context.active(), carried);
+        return ok;
+      }),
+    );
+    expect(result).toBe(ok);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    expect(carried.traceparent).toMatch(/^00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-00$/);
+  });
+
+  it('is still made for an MCP call whose _meta parent is sampled', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    await underUnsampledHttp(() => traced('get_topic', call({ surface: 'mcp', traceCarrier: { traceparent } }), async () => ok));
+    const span = finished('tools/call get_topic');
+    expect(span?.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
+    expect(span?.parentSpanContext?.spanId).toBe('b7ad6b7169203331');
   });
 });
 
