@@ -8,7 +8,7 @@
  *   BENCH_SCENARIOS=owner-read,public-read   a subset of the scenarios
  *   BENCH_BASELINE=<git rev>            that revision's gateway beside this one, in the same rounds
  *   BENCH_PIN=0                         configuration B without CPU pinning
- *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS
+ *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_WARMUP (seconds per target)
  */
 
 /**
@@ -67,7 +67,9 @@ export function parseOptions(argv: readonly string[], env: Env): Options {
     rounds: Math.round(positive(env, 'BENCH_ROUNDS', quick ? 1 : 3)),
     seconds: positive(env, 'BENCH_SECONDS', quick ? 2 : 4),
     connections: Math.round(positive(env, 'BENCH_CONNECTIONS', 32)),
-    warmupSeconds: quick ? 1 : 4,
+    // After 4 s, a gateway's first timed round still ran up to 40% slower than the next (its JIT
+    // still settling), the tracing ones most (docs/performance.md, Method).
+    warmupSeconds: positive(env, 'BENCH_WARMUP', quick ? 1 : 10),
     ...(scenarios === undefined || scenarios.length === 0 ? {} : { scenarios }),
     ...(baseline === undefined || baseline === '' ? {} : { baseline }),
   };

@@ -9,7 +9,7 @@ describe('parseOptions', () => {
       { name: 'A', logLevel: 'warn', pin: false },
       { name: 'B', logLevel: 'info', pin: true },
     ]);
-    expect(o).toMatchObject({ rounds: 3, seconds: 4, connections: 32 });
+    expect(o).toMatchObject({ rounds: 3, seconds: 4, connections: 32, warmupSeconds: 10 });
     expect(o.baseline).toBeUndefined();
     expect(o.scenarios).toBeUndefined();
   });
@@ -17,7 +17,7 @@ describe('parseOptions', () => {
   it('makes a quick run shorter and runs one configuration when asked', () => {
     const o = parseOptions(['--quick', '--config=B'], {});
     expect(o.configurations.map((c) => c.name)).toEqual(['B']);
-    expect(o).toMatchObject({ rounds: 1, seconds: 2 });
+    expect(o).toMatchObject({ rounds: 1, seconds: 2, warmupSeconds: 1 });
   });
 
   it('takes the knobs from the environment', () => {
@@ -27,9 +27,10 @@ describe('parseOptions', () => {
       BENCH_SECONDS: '1.5',
       BENCH_SCENARIOS: 'owner-read, public-read,',
       BENCH_BASELINE: 'main',
+      BENCH_WARMUP: '20',
     });
     expect(o.configurations[1]).toEqual({ name: 'B', logLevel: 'info', pin: false });
-    expect(o).toMatchObject({ rounds: 5, seconds: 1.5, scenarios: ['owner-read', 'public-read'], baseline: 'main' });
+    expect(o).toMatchObject({ rounds: 5, seconds: 1.5, warmupSeconds: 20, scenarios: ['owner-read', 'public-read'], baseline: 'main' });
   });
 
   it('refuses a knob it cannot read rather than running something else', () => {
