@@ -5,12 +5,12 @@
  * unpinned, no request logs; B: the process under test pinned to a core of its own, request
  * logs at `info`; bench/options.ts) the floor (a bare @fastify/http-proxy to the backend) and
  * the gateways: in-memory, Redis with limits on, in-memory with tracing on (every request or one
- * in ten sampled), and with
- * BENCH_BASELINE the in-memory and tracing gateways of another revision. Every target gets the same warm-up,
- * then rounds in which each scenario runs on each target in turn, the order rotating, so that
- * load from elsewhere on the machine falls on all alike. Figures: requests per second, CPU per
- * request of the process under test (/proc/<pid>/stat), their ratios to the proxy round by
- * round, and peak RSS. It asserts nothing; raw figures go to bench-results/.
+ * in ten sampled), and with BENCH_BASELINE the same gateways of another revision. Every target
+ * gets the same warm-up, then rounds in which each scenario runs on each target in turn, the
+ * order rotating, so that load from elsewhere on the machine falls on all alike. Figures:
+ * requests per second, CPU per request of the process under test (/proc/<pid>/stat), their
+ * ratios to the proxy round by round, and peak RSS. It asserts nothing; raw figures go to
+ * bench-results/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -85,7 +85,7 @@ async function startTargets(c: Configuration): Promise<Targets> {
   for (const [kind, [label, settings]] of Object.entries(kinds) as [GatewayKind, [string, GatewaySettings]][]) {
     if (!needs(kind)) continue;
     gateways[kind] = await spawnGateway(`gateway (${label})`, settings);
-    if (baselineDir !== undefined && kind !== 'redis')
+    if (baselineDir !== undefined)
       baselines[kind] = await spawnGateway(`baseline (${label})`, { ...settings, dir: baselineDir });
   }
   return { proxy, gateways, baselines };

@@ -6,7 +6,7 @@
  *   npm run bench -- --quick            1 round of 2 s (a smoke run, not figures)
  *   npm run bench -- --config=A         one configuration only (A or B)
  *   BENCH_SCENARIOS=owner-read,public-read   a subset of the scenarios
- *   BENCH_BASELINE=<git rev>            that revision's gateway beside this one, in the same rounds
+ *   BENCH_BASELINE=<git rev>            that revision's gateways beside these, in the same rounds
  *   BENCH_PIN=0                         configuration B without CPU pinning
  *   BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_WARMUP (seconds per target)
  */

@@ -10,7 +10,7 @@ export const SERVICE_TOKEN = 'bench-service-token';
 
 /**
  * Which gateway serves a scenario: in-memory, Redis with limits on, or in-memory with tracing on,
- * every request sampled (`tracing`) or one in ten as docs/operations.md advises (`sampled`).
+ * every request sampled (`tracing`) or one in ten (`sampled`: what a production setting looks like).
  */
 export type GatewayKind = 'memory' | 'redis' | 'tracing' | 'sampled';
 
