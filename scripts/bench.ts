@@ -85,8 +85,7 @@ async function startTargets(c: Configuration): Promise<Targets> {
   for (const [kind, [label, settings]] of Object.entries(kinds) as [GatewayKind, [string, GatewaySettings]][]) {
     if (!needs(kind)) continue;
     gateways[kind] = await spawnGateway(`gateway (${label})`, settings);
-    if (baselineDir !== undefined)
-      baselines[kind] = await spawnGateway(`baseline (${label})`, { ...settings, dir: baselineDir });
+    if (baselineDir !== undefined) baselines[kind] = await spawnGateway(`baseline (${label})`, { ...settings, dir: baselineDir });
   }
   return { proxy, gateways, baselines };
 }
