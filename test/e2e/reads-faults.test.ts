@@ -5,10 +5,10 @@
  * never a partial shape, a stack trace or the upstream's own message.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.ts';
 import { ErrorEnvelope, TopicDetail, TopicList, ZoneList } from '../../src/contract/index.ts';
 import { API, clearFaults, expectContract, expectOk } from '../helpers/contract-assert.ts';
-import { settles, startHeldBackend, type HeldBackend } from '../helpers/held-backend.ts';
+import { type DeadlinePair, startDeadlinePair } from '../helpers/deadline-pair.ts';
+import { settles, type HeldBackend } from '../helpers/held-backend.ts';
 import { KEYS, MARKETS, POLLS, SERVICE_TOKEN, USERS, startStack, type Reply, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -197,28 +197,23 @@ describe('a broken upstream answer is 500 INTERNAL on every read', () => {
 });
 
 describe('a backend that does not answer', () => {
-  // Two gateways in front of one backend that holds the requests it is told to: one with the
-  // file's deadline, one with the longest the configuration allows (as long as a test may run).
-  // Which of them answers before the backend is released shows whose deadline ended the wait:
-  // no clock is read, so a busy machine cannot make it fail.
+  // The held backend behind a gateway with the file's deadline and a patient one
+  // (../helpers/deadline-pair.ts): whichever answers before the release shows whose deadline
+  // ended the wait, so a busy machine cannot make it fail.
+  let pair: DeadlinePair;
   let backend: HeldBackend;
   let short: Stack;
   let patient: Stack;
 
   beforeAll(async () => {
-    backend = await startHeldBackend(stack.sandbox.url);
-    const env = { RATE_LIMITS: 'off', UPSTREAM_BREAKER_THRESHOLD: 0, UPSTREAM_URL: backend.url };
-    short = await startStack({ sandbox: stack.sandbox, env: { ...env, UPSTREAM_TIMEOUT_MS: TIMEOUT_MS } });
-    patient = await startStack({ sandbox: stack.sandbox, env: { ...env, UPSTREAM_TIMEOUT_MS: MAX_UPSTREAM_TIMEOUT_MS } });
-    for (const s of [short, patient]) await s.get(`${API}/me`, KEY);
+    pair = await startDeadlinePair(stack.sandbox, TIMEOUT_MS, { RATE_LIMITS: 'off', UPSTREAM_BREAKER_THRESHOLD: 0 });
+    ({ backend, short, patient } = pair);
   });
   afterEach(() => {
     backend.releaseAll();
   });
   afterAll(async () => {
-    await short?.close();
-    await patient?.close();
-    await backend?.close();
+    await pair?.close();
   });
 
   it(`UPSTREAM_TIMEOUT_MS (${TIMEOUT_MS} ms) ends the wait: 500 INTERNAL while the backend still holds the request`, async () => {

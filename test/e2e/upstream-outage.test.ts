@@ -7,10 +7,10 @@
  * identical concurrent public reads share one backend call.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.ts';
 import { ErrorEnvelope, TopicDetail, ZoneList } from '../../src/contract/index.ts';
 import { outcomeId, startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { settles, startHeldBackend, type HeldBackend } from '../helpers/held-backend.ts';
+import { type DeadlinePair, startDeadlinePair } from '../helpers/deadline-pair.ts';
+import { settles, type HeldBackend } from '../helpers/held-backend.ts';
 import { KEYS, MARKETS, SERVICE_TOKEN, startStack, type Reply, type Stack } from '../helpers/stack.ts';
 
 const V1 = '/open/v1';
@@ -130,33 +130,26 @@ describe('a backend answering 503', () => {
 });
 
 describe('a backend that hangs', () => {
-  // A backend that holds every request until released, behind two gateways: one with the
-  // file's deadline and breaker, one with the longest deadline the configuration allows. While
-  // the backend holds, an answer of the first can only come from its own deadline or breaker,
-  // and the second's request, held alike, shows that the backend never answered: no clock is read.
+  // The held backend behind a gateway with the file's deadline and breaker and a patient one
+  // (../helpers/deadline-pair.ts): no clock is read.
+  let pair: DeadlinePair;
   let backend: HeldBackend;
   let short: Stack;
   let patient: Stack;
 
   beforeAll(async () => {
-    backend = await startHeldBackend(sandbox.url);
-    const env = {
+    pair = await startDeadlinePair(sandbox, TIMEOUT_MS, {
       RATE_LIMITS: 'off',
-      UPSTREAM_URL: backend.url,
       UPSTREAM_BREAKER_THRESHOLD: THRESHOLD,
       UPSTREAM_BREAKER_COOLDOWN_MS: COOLDOWN_MS,
-    };
-    short = await startStack({ sandbox, env: { ...env, UPSTREAM_TIMEOUT_MS: TIMEOUT_MS } });
-    patient = await startStack({ sandbox, env: { ...env, UPSTREAM_TIMEOUT_MS: MAX_UPSTREAM_TIMEOUT_MS } });
-    for (const s of [short, patient]) expect((await s.get(`${V1}/me`, KEY)).status).toBe(200);
+    });
+    ({ backend, short, patient } = pair);
   });
   afterEach(() => {
     backend.releaseAll();
   });
   afterAll(async () => {
-    await short?.close();
-    await patient?.close();
-    await backend?.close();
+    await pair?.close();
   });
 
   it('costs K timeouts, then requests are refused by the open breaker without reaching the backend', async () => {
