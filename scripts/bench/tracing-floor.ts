@@ -31,6 +31,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BatchSpanProcessor, type ReadableSpan, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import { load } from './load.ts';
 import { type Child, cpuSeconds, spawnGateway, spawnSandbox, spawnSink } from './processes.ts';
+import { median } from './report.ts';
 import { SCENARIOS } from './scenarios.ts';
 
 const REQUESTS = Number(process.env['FLOOR_REQUESTS'] ?? 20_000);
@@ -168,7 +169,6 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const t of order) figures.get(t)?.push(await measure(t));
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const of = (t: Target) => figures.get(t) ?? [];
 const list = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(', ');
 /** Each round's figure over that round's untraced read. */
